@@ -1,0 +1,120 @@
+package io.ecrepair.bench;
+
+import io.ecrepair.layout.Policy;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.function.Consumer;
+
+/**
+ * Encode and decode throughput (MB = 10^6 bytes of data per second) of our native and Java
+ * paths, Hadoop's rs_java and raw ISA-L, measured one after another in the same run so the
+ * ratios between them hold even on a noisy shared machine.
+ */
+public final class CoderBenchmark {
+  public static final String SUITE = "coder";
+  public static final String ISAL_C = "isal-c";
+
+  /** What to measure. */
+  public record Config(List<Policy> policies, List<String> ops, List<Integer> threads,
+                       double seconds, double warmupSeconds) {}
+
+  private final Config config;
+  private final Optional<IsalCBench> isal;
+
+  public CoderBenchmark(Config config) {
+    this.config = config;
+    this.isal = IsalCBench.locate();
+  }
+
+  /** Whether raw ISA-L (isal-bench) was found; without it that column is left out. */
+  public boolean hasRawIsal() {
+    return isal.isPresent();
+  }
+
+  public List<BenchResult> run(Consumer<String> status) throws IOException, InterruptedException {
+    List<BenchResult> results = new ArrayList<>();
+    for (Policy policy : config.policies()) {
+      int k = policy.code().k();
+      int m = policy.code().m();
+      int cell = policy.cellSize();
+      for (String op : config.ops()) {
+        for (int erasures : erasureCounts(op, m)) {
+          for (int threads : config.threads()) {
+            for (CoderImpl impl : CoderImpl.values()) {
+              if (!impl.available()) {
+                continue;
+              }
+              status.accept(String.format("%s %s%s, %d thread(s): %s", policy.name(), op,
+                  erasures > 0 ? " (" + erasures + " lost)" : "", threads, impl.label));
+              double mbps = measure(impl, k, m, cell, op, erasures, threads);
+              results.add(new BenchResult(SUITE, policy.code().codec(), k, m, op, erasures, impl.label, threads, cell, mbps));
+            }
+            if (isal.isPresent()) {
+              status.accept(String.format("%s %s, %d thread(s): %s", policy.name(), op, threads, ISAL_C));
+              double mbps = isal.get().mbPerSec(k, m, cell, op, erasures, threads, config.seconds());
+              results.add(new BenchResult(SUITE, policy.code().codec(), k, m, op, erasures, ISAL_C, threads, cell, mbps));
+            }
+          }
+        }
+      }
+    }
+    return results;
+  }
+
+  /** Decode with one lost unit (the common case) and with m (the worst). */
+  static List<Integer> erasureCounts(String op, int m) {
+    if (!op.equals("decode")) {
+      return List.of(0);
+    }
+    return m == 1 ? List.of(1) : List.of(1, m);
+  }
+
+  private double measure(CoderImpl impl, int k, int m, int cell, String op, int erasures, int threads)
+      throws InterruptedException {
+    List<StripeOperation> ops = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      ops.add(op.equals("encode") ? impl.encode(k, m, cell, t) : impl.decode(k, m, cell, erasures, t));
+    }
+    long bytesPerOp = (long) k * cell;
+    DoubleAdder total = new DoubleAdder();
+    List<Thread> workers = new ArrayList<>();
+    List<Throwable> failures = new ArrayList<>();
+    long start = System.nanoTime();
+    long warmEnd = start + (long) (config.warmupSeconds() * 1e9);
+    long end = warmEnd + (long) (config.seconds() * 1e9);
+    for (StripeOperation o : ops) {
+      Thread th = new Thread(() -> {
+        try {
+          while (System.nanoTime() < warmEnd) {
+            o.run();
+          }
+          long count = 0;
+          long t0 = System.nanoTime();
+          long now = t0;
+          while (now < end) {
+            o.run();
+            count++;
+            now = System.nanoTime();
+          }
+          total.add(count * bytesPerOp / ((now - t0) / 1e9) / 1e6);
+        } catch (Throwable e) {
+          synchronized (failures) {
+            failures.add(e);
+          }
+        }
+      }, "bench-" + impl.label);
+      workers.add(th);
+      th.start();
+    }
+    for (Thread th : workers) {
+      th.join();
+    }
+    if (!failures.isEmpty()) {
+      throw new IllegalStateException(impl.label + " " + op + " failed: " + failures.get(0), failures.get(0));
+    }
+    return total.sum();
+  }
+}

@@ -1,0 +1,159 @@
+package io.ecrepair.layout;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.codes.ErasureCode;
+import io.ecrepair.gf.Buffers;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
+
+/**
+ * Rebuilds a file from whatever internal blocks of an {@code encode} directory remain.
+ * Missing block files are treated as lost; a block file of the wrong length is refused (it
+ * is damaged, and decoding from it would give wrong bytes). The output appears only when
+ * the whole file decoded: it is written to a temporary file and moved into place.
+ */
+public final class StripedFileDecoder {
+
+  /** What decoding found and did. */
+  public record Result(Manifest manifest, List<Manifest.BlockEntry> missing, long bytesRead) {}
+
+  private final Function<CodeSpec, ErasureCode> codes;
+
+  public StripedFileDecoder(Function<CodeSpec, ErasureCode> codes) {
+    this.codes = codes;
+  }
+
+  public Result decode(Path inDir, Path outFile, boolean overwrite, LongConsumer progress) throws IOException {
+    Manifest manifest = Manifest.read(inDir);
+    StripedLayout layout = manifest.validatedLayout();
+    Policy policy = Policy.parse(manifest.policy());
+    List<Manifest.BlockEntry> missing = findMissing(inDir, manifest);
+    checkDecodable(policy, manifest, missing);
+    if (Files.exists(outFile) && !overwrite) {
+      throw new IllegalArgumentException("output " + outFile + " exists; refusing to overwrite it (use --force)");
+    }
+    Path parent = outFile.toAbsolutePath().getParent();
+    Files.createDirectories(parent);
+    Path tmp = Files.createTempFile(parent, "." + outFile.getFileName(), ".ec-repair-tmp");
+    try {
+      long read = write(inDir, manifest, layout, codes.apply(policy.code()), missing, tmp, progress);
+      Files.move(tmp, outFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      return new Result(manifest, missing, read);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private static List<Manifest.BlockEntry> findMissing(Path dir, Manifest manifest) throws IOException {
+    List<Manifest.BlockEntry> missing = new ArrayList<>();
+    for (Manifest.BlockEntry b : manifest.blocks()) {
+      Path f = dir.resolve(b.file());
+      if (!Files.exists(f)) {
+        missing.add(b);
+      } else if (Files.size(f) != b.length()) {
+        throw new IllegalArgumentException("internal block " + b.file() + " has " + Files.size(f) + " bytes but the manifest says "
+            + b.length() + " (truncated or damaged); move it away to decode without it");
+      }
+    }
+    return missing;
+  }
+
+  private static void checkDecodable(Policy policy, Manifest manifest, List<Manifest.BlockEntry> missing) {
+    for (int g = 0; g < manifest.groups(); g++) {
+      final int group = g;
+      List<String> lost = missing.stream().filter(b -> b.group() == group).map(Manifest.BlockEntry::file).toList();
+      if (lost.size() > policy.code().faultTolerance()) {
+        throw new IllegalArgumentException("block group " + g + " has lost " + lost.size() + " internal blocks " + lost
+            + "; " + policy.name() + " rebuilds at most " + policy.code().faultTolerance());
+      }
+    }
+  }
+
+  private static long write(Path dir, Manifest manifest, StripedLayout layout, ErasureCode code,
+                            List<Manifest.BlockEntry> missing, Path out, LongConsumer progress) throws IOException {
+    int n = layout.totalUnits();
+    int k = layout.dataUnits();
+    ByteBuffer[] cells = new ByteBuffer[n];
+    ByteBuffer[] rebuilt = new ByteBuffer[k];
+    for (int i = 0; i < n; i++) {
+      cells[i] = Buffers.alignedDirect(layout.cellSize());
+    }
+    for (int i = 0; i < k; i++) {
+      rebuilt[i] = Buffers.alignedDirect(layout.cellSize());
+    }
+    int[] zeros = new int[n];
+    long bytesRead = 0;
+    long done = 0;
+    try (FileChannel output = FileChannel.open(out, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      for (int g = 0; g < manifest.groups(); g++) {
+        long groupLength = layout.groupLength(manifest.fileLength(), g);
+        boolean[] lost = new boolean[n];
+        for (Manifest.BlockEntry b : missing) {
+          if (b.group() == g) {
+            lost[b.index()] = true;
+          }
+        }
+        int[] sources = firstAvailable(lost, k);
+        int[] wanted = lostDataUnits(lost, k);
+        FileChannel[] in = new FileChannel[n];
+        try {
+          for (int i : sources) {
+            in[i] = FileChannel.open(dir.resolve(Manifest.blockFileName(g, i)), StandardOpenOption.READ);
+          }
+          for (int r = 0; r < layout.rowCount(groupLength); r++) {
+            int codingLength = layout.codingLength(groupLength, r);
+            ByteBuffer[] units = new ByteBuffer[n];
+            for (int i : sources) {
+              int len = layout.cellLength(groupLength, r, i);
+              BlockFiles.readFully(in[i], cells[i], layout.blockOffset(r), len, dir.resolve(Manifest.blockFileName(g, i)));
+              BlockFiles.zero(cells[i], len, codingLength);
+              units[i] = cells[i];
+              bytesRead += len;
+            }
+            if (wanted.length > 0) {
+              ByteBuffer[] outs = new ByteBuffer[wanted.length];
+              for (int w = 0; w < wanted.length; w++) {
+                outs[w] = rebuilt[wanted[w]];
+              }
+              code.decode(units, zeros, wanted, outs, zeros, codingLength);
+            }
+            for (int i = 0; i < k; i++) {
+              BlockFiles.writeFully(output, lost[i] ? rebuilt[i] : cells[i], layout.cellLength(groupLength, r, i));
+            }
+            done += layout.rowLength(groupLength, r);
+            progress.accept(done);
+          }
+        } finally {
+          BlockFiles.closeAll(in);
+        }
+      }
+      output.force(false);
+    }
+    return bytesRead;
+  }
+
+  /** The surviving units to read: every data unit when none is lost, else the first k alive. */
+  private static int[] firstAvailable(boolean[] lost, int k) {
+    int[] s = new int[k];
+    int c = 0;
+    for (int i = 0; i < lost.length && c < k; i++) {
+      if (!lost[i]) {
+        s[c++] = i;
+      }
+    }
+    return s;
+  }
+
+  private static int[] lostDataUnits(boolean[] lost, int k) {
+    return java.util.stream.IntStream.range(0, k).filter(i -> lost[i]).toArray();
+  }
+}
