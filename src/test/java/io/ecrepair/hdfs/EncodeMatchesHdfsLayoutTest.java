@@ -3,6 +3,7 @@ package io.ecrepair.hdfs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.layout.Manifest;
@@ -22,12 +23,14 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.AddErasureCodingPolicyResponse;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.util.ECPolicyLoader;
 import org.apache.hadoop.hdfs.util.StripedBlockUtil;
 import org.apache.hadoop.io.erasurecode.ECSchema;
 import org.junit.jupiter.api.AfterAll;
@@ -81,6 +84,22 @@ class EncodeMatchesHdfsLayoutTest {
       check("RS-3-2-64k", 256 * 1024, 4 * 768 * 1024 + 100_000, (DistributedFileSystem) ours);
       check("RS-3-2-64k", 256 * 1024, 1000, (DistributedFileSystem) ours); // less than one cell
     }
+  }
+
+  @Test
+  void shippedPoliciesAreAcceptedAndWritable() throws Exception {
+    List<ErasureCodingPolicy> shipped = new ECPolicyLoader().loadPolicy(
+        Path.of("conf/user_ec_policies.xml").toAbsolutePath().toString()); // Hadoop takes absolute paths
+    assertTrue(shipped.size() >= 2, "conf/user_ec_policies.xml lists policies");
+    for (AddErasureCodingPolicyResponse r : fs.addErasureCodingPolicies(shipped.toArray(new ErasureCodingPolicy[0]))) {
+      // RS-3-2-64k style duplicates of what this test added itself are fine; anything else is not.
+      assertTrue(r.isSucceed() || r.getErrorMsg().contains("already exists"), r.toString());
+    }
+    for (ErasureCodingPolicy p : shipped) {
+      fs.enableErasureCodingPolicy(p.getName());
+      Policy.parse(p.getName()); // our CLI understands every shipped policy name
+    }
+    check("RS-6-3-64k", 128 * 1024, 1_000_000, fs);
   }
 
   private void check(String policyName, long blockSize, int length, DistributedFileSystem writer) throws Exception {

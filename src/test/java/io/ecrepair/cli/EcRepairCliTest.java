@@ -1,0 +1,155 @@
+package io.ecrepair.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EcRepairCliTest {
+  @TempDir
+  Path tmp;
+
+  record Run(int code, String out, String err) {
+    JsonNode json() throws Exception {
+      return new ObjectMapper().readTree(out);
+    }
+  }
+
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = EcRepairCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  /** Bad input: non-zero exit, exactly one line on stderr, nothing on stdout. */
+  private static void assertOneLineError(Run r, String expectedFragment) {
+    assertNotEquals(0, r.code());
+    assertEquals("", r.out());
+    String[] lines = r.err().strip().split("\n");
+    assertEquals(1, lines.length, "one line, got: " + r.err());
+    assertTrue(lines[0].contains(expectedFragment), lines[0]);
+  }
+
+  @Test
+  void infoPrintsTheParameters() throws Exception {
+    Run r = run("info", "--policy", "RS-10-4-1024k", "--json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode j = r.json();
+    assertEquals("RS-10-4-1024k", j.get("policy").asText());
+    assertEquals(14, j.get("n").asInt());
+    assertEquals(10, j.get("k").asInt());
+    assertEquals(4, j.get("m").asInt());
+    assertEquals(1, j.get("alpha").asInt());
+    assertEquals(1048576, j.get("subChunkBytes").asInt());
+    assertEquals(10.0, j.get("repairBlocksPerLostBlock").asDouble());
+    assertEquals(4, j.get("faultTolerance").asInt());
+    assertEquals(1.4, j.get("storageOverhead").asDouble(), 1e-9);
+    Run text = run("info", "--policy", "RS-6-3-1024k", "--cell", "65536");
+    assertEquals(0, text.code());
+    assertTrue(text.out().contains("RS-6-3-64k"), text.out());
+  }
+
+  @Test
+  void badPoliciesAreOneLineErrors() {
+    assertOneLineError(run("info", "--policy", "NOPE-6-3-1024k"), "unknown codec");
+    assertOneLineError(run("info", "--policy", "RS-12-5-1024k"), "exceeds 16");
+    assertOneLineError(run("info", "--policy", "RS-6-3-1024k", "--cell", "1000"), "multiple of 1024");
+    assertOneLineError(run("info", "--policy", "RS-6-3"), "CODEC-k-m");
+    assertOneLineError(run("info"), "--policy");
+    assertOneLineError(run("frobnicate"), "Unmatched argument");
+    assertOneLineError(run("bench", "coder", "--op", "explode"), "unknown --op");
+  }
+
+  @Test
+  void encodeThenDecodeWithLostBlocks() throws Exception {
+    byte[] data = new byte[300_000];
+    new Random(9).nextBytes(data);
+    Path in = tmp.resolve("in.bin");
+    Files.write(in, data);
+    Path dir = tmp.resolve("enc");
+    Run enc = run("encode", "--policy", "RS-6-3-64k", "--input", in.toString(), "--output", dir.toString(),
+        "--block-size", "131072", "--json");
+    assertEquals(0, enc.code(), enc.err());
+    JsonNode j = enc.json();
+    assertEquals("RS-6-3-64k", j.get("policy").asText());
+    assertEquals(300_000, j.get("fileLength").asLong());
+    assertEquals(1, j.get("groups").asInt()); // 6 x 128 KiB = 768 KiB per group
+    assertEquals(9, j.get("blocks").size());
+    Set<String> fields = new HashSet<>();
+    j.get("blocks").get(0).fieldNames().forEachRemaining(fields::add);
+    assertEquals(Set.of("group", "index", "file", "length"), fields);
+    for (JsonNode b : j.get("blocks")) {
+      assertEquals(b.get("length").asLong(), Files.size(dir.resolve(b.get("file").asText())));
+    }
+
+    Files.delete(dir.resolve("g0_b0"));
+    Files.delete(dir.resolve("g0_b3"));
+    Files.delete(dir.resolve("g0_b7"));
+    Path out = tmp.resolve("out.bin");
+    Run dec = run("decode", "--input", dir.toString(), "--output", out.toString(), "--json");
+    assertEquals(0, dec.code(), dec.err());
+    assertArrayEquals(data, Files.readAllBytes(out));
+    assertEquals(3, dec.json().get("missing").size());
+    assertEquals(6, dec.json().get("blocks").size());
+
+    // A fourth loss is beyond RS-6-3: one line, and the existing output is left alone.
+    Files.delete(dir.resolve("g0_b1"));
+    Run bad = run("decode", "--input", dir.toString(), "--output", out.toString(), "--force");
+    assertOneLineError(bad, "rebuilds at most 3");
+    assertArrayEquals(data, Files.readAllBytes(out));
+  }
+
+  @Test
+  void encodeRefusesBadInputWithoutTouchingAnything() throws Exception {
+    Path in = tmp.resolve("in.bin");
+    Files.write(in, new byte[5000]);
+    Path dir = tmp.resolve("full");
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("mine"), "keep");
+    assertOneLineError(run("encode", "--policy", "RS-3-2-64k", "--input", in.toString(), "--output", dir.toString()),
+        "not empty");
+    assertEquals("keep", Files.readString(dir.resolve("mine")));
+    assertOneLineError(run("encode", "--policy", "RS-3-2-64k", "--input", tmp.resolve("absent").toString(),
+        "--output", tmp.resolve("o").toString()), "not a readable file");
+    assertOneLineError(run("encode", "--policy", "RS-3-2-64k", "--input", in.toString(),
+        "--output", tmp.resolve("o2").toString(), "--block-size", "100000"), "multiple of the cell size");
+    assertFalse(Files.exists(tmp.resolve("o2")));
+    assertOneLineError(run("decode", "--input", tmp.resolve("nowhere").toString(), "--output", tmp.resolve("x").toString()),
+        "manifest");
+  }
+
+  @Test
+  void benchCoderComparesAllImplementationsInOneRun() throws Exception {
+    Run r = run("bench", "coder", "--policy", "RS-3-2-64k", "--threads", "1", "--seconds", "0.05", "--json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode results = r.json().get("results");
+    Set<String> impls = new HashSet<>();
+    for (JsonNode x : results) {
+      impls.add(x.get("impl").asText());
+      assertEquals("coder", x.get("suite").asText());
+      assertEquals("rs", x.get("codec").asText());
+      assertEquals(65536, x.get("cellBytes").asInt());
+      assertTrue(x.get("mbPerSec").asDouble() > 0, x.toString());
+    }
+    assertTrue(impls.containsAll(Set.of("java", "hadoop-rs_java")), impls.toString());
+    if (io.ecrepair.gf.RegionCoders.nativeRequired()) {
+      assertTrue(impls.containsAll(Set.of("native", "isal-c")), impls.toString());
+    }
+    // encode, decode with 1 lost, decode with m lost
+    assertEquals(3, r.json().get("ratios").size());
+  }
+}
