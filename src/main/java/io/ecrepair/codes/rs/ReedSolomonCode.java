@@ -1,7 +1,8 @@
 package io.ecrepair.codes.rs;
 
-import io.ecrepair.codes.ErasureCode;
+import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.codes.UndecodableException;
+import io.ecrepair.ecdag.Ecdag;
 import io.ecrepair.gf.CodingTables;
 import io.ecrepair.gf.GFMatrix;
 import io.ecrepair.gf.RegionCoder;
@@ -15,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * so parity is byte-identical to Hadoop's {@code rs_java} and {@code rs_native}. Decoding
  * uses the first k available units in index order, as Hadoop does. Thread-safe.
  */
-public final class ReedSolomonCode implements ErasureCode {
+public final class ReedSolomonCode implements RepairableCode {
   private static final int MAX_CACHED_DECODERS = 1024;
 
   private final int k;
@@ -88,6 +89,36 @@ public final class ReedSolomonCode implements ErasureCode {
     }
     GFMatrix inverse = generator.selectRows(sources).invert();
     return generator.selectRows(wanted).multiply(inverse);
+  }
+
+  /** Any k available units determine the rest: read the first k, combine. */
+  @Override
+  public Ecdag repairGraph(int[] lost, int[] available) {
+    if (available.length < k) {
+      throw new UndecodableException(name() + " needs " + k + " of its " + (k + m) + " units, only "
+          + available.length + " available");
+    }
+    int[] sources = java.util.Arrays.copyOf(available, k);
+    GFMatrix rows = decodeMatrix(sources, lost);
+    Ecdag.Builder g = Ecdag.builder(1);
+    int[] leaves = new int[k];
+    for (int i = 0; i < k; i++) {
+      leaves[i] = g.leaf(sources[i], 0);
+    }
+    for (int r = 0; r < lost.length; r++) {
+      int[] coefs = new int[k];
+      for (int i = 0; i < k; i++) {
+        coefs[i] = rows.get(r, i) & 0xFF;
+      }
+      g.repaired(lost[r], 0, leaves, coefs);
+    }
+    return g.build();
+  }
+
+  /** RS has no sub-chunks: the whole cell is one, and its "tail" graph is the same. */
+  @Override
+  public Ecdag tailRepairGraph(int[] lost, int[] available) {
+    return repairGraph(lost, available);
   }
 
   private CodingTables decodeTables(int[] sources, int[] wanted) {
