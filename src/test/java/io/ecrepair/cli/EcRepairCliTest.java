@@ -114,6 +114,57 @@ class EcRepairCliTest {
   }
 
   @Test
+  void repairRebuildsTheLostBlockAndReportsWhatItRead() throws Exception {
+    // RS-6-3-64k, block 128 KiB: 2 full groups and a partial third one.
+    byte[] data = new byte[2 * 6 * 131072 + 70_000];
+    new Random(17).nextBytes(data);
+    Path in = tmp.resolve("in.bin");
+    Files.write(in, data);
+    Path dir = tmp.resolve("enc");
+    assertEquals(0, run("encode", "--policy", "RS-6-3-64k", "--input", in.toString(), "--output", dir.toString(),
+        "--block-size", "131072").code());
+    for (int lost : new int[] {1, 7}) {
+      byte[][] original = new byte[3][];
+      for (int g = 0; g < 3; g++) {
+        original[g] = Files.readAllBytes(dir.resolve("g" + g + "_b" + lost));
+        Files.delete(dir.resolve("g" + g + "_b" + lost));
+      }
+      Run r = run("repair", "--input", dir.toString(), "--lost", "" + lost, "--json");
+      assertEquals(0, r.code(), r.err());
+      JsonNode j = r.json();
+      long lostBytes = 0;
+      for (int g = 0; g < 3; g++) {
+        assertArrayEquals(original[g], Files.readAllBytes(dir.resolve("g" + g + "_b" + lost)), "group " + g);
+        lostBytes += original[g].length;
+      }
+      assertEquals(lostBytes, j.get("lostBytes").asLong());
+      assertEquals("centralized", j.get("strategy").asText());
+      // Full groups: RS reads exactly k = 6 helpers' whole blocks.
+      for (int g = 0; g < 2; g++) {
+        JsonNode group = j.get("groups").get(g);
+        assertEquals(6L * original[g].length, group.get("bytesRead").asLong());
+        long summed = 0;
+        var helpers = group.get("reads").fieldNames();
+        int count = 0;
+        while (helpers.hasNext()) {
+          String h = helpers.next();
+          assertNotEquals(String.valueOf(lost), h, "never reads the lost block");
+          for (JsonNode range : group.get("reads").get(h)) {
+            summed += range.get(1).asLong();
+          }
+          count++;
+        }
+        assertEquals(6, count);
+        assertEquals(group.get("bytesRead").asLong(), summed, "ranges add up");
+      }
+    }
+    // Refusals: an existing block without --force, a bad index.
+    assertOneLineError(run("repair", "--input", dir.toString(), "--lost", "1"), "exists");
+    assertOneLineError(run("repair", "--input", dir.toString(), "--lost", "9", "--force"), "not an internal block index");
+    assertOneLineError(run("repair", "--input", dir.toString(), "--lost", "1", "--strategy", "magic"), "unknown --strategy");
+  }
+
+  @Test
   void encodeRefusesBadInputWithoutTouchingAnything() throws Exception {
     Path in = tmp.resolve("in.bin");
     Files.write(in, new byte[5000]);

@@ -184,6 +184,42 @@ class RsIsalCompatibilityTest {
   }
 
   @Test
+  void hadoopsCodecFrameworkRunsOurCodec() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set("io.erasurecode.codec.rs", EcRepairErasureCodec.class.getName());
+    conf.set("io.erasurecode.codec.rs.rawcoders", "rs_isal");
+    org.apache.hadoop.io.erasurecode.ErasureCodecOptions opts =
+        new org.apache.hadoop.io.erasurecode.ErasureCodecOptions(new org.apache.hadoop.io.erasurecode.ECSchema("rs", 6, 3));
+    org.apache.hadoop.io.erasurecode.coder.ErasureEncoder encoder = CodecUtil.createEncoder(conf, opts);
+    org.apache.hadoop.io.erasurecode.ECBlock[] data = new org.apache.hadoop.io.erasurecode.ECBlock[6];
+    org.apache.hadoop.io.erasurecode.ECBlock[] parity = new org.apache.hadoop.io.erasurecode.ECBlock[3];
+    for (int i = 0; i < 6; i++) {
+      data[i] = new org.apache.hadoop.io.erasurecode.ECBlock(false, false);
+    }
+    for (int i = 0; i < 3; i++) {
+      parity[i] = new org.apache.hadoop.io.erasurecode.ECBlock(true, false);
+    }
+    org.apache.hadoop.io.erasurecode.coder.ErasureCodingStep step =
+        encoder.calculateCoding(new org.apache.hadoop.io.erasurecode.ECBlockGroup(data, parity));
+    Random rnd = new Random(8);
+    byte[][] cells = new byte[6][512];
+    org.apache.hadoop.io.erasurecode.ECChunk[] in = new org.apache.hadoop.io.erasurecode.ECChunk[6];
+    for (int i = 0; i < 6; i++) {
+      rnd.nextBytes(cells[i]);
+      in[i] = new org.apache.hadoop.io.erasurecode.ECChunk(ByteBuffer.wrap(cells[i].clone()));
+    }
+    org.apache.hadoop.io.erasurecode.ECChunk[] out = new org.apache.hadoop.io.erasurecode.ECChunk[3];
+    for (int i = 0; i < 3; i++) {
+      out[i] = new org.apache.hadoop.io.erasurecode.ECChunk(ByteBuffer.allocate(512));
+    }
+    step.performCoding(in, out);
+    byte[][] expected = encode(new RSRawEncoder(new ErasureCoderOptions(6, 3)), cells, 3, false);
+    for (int i = 0; i < 3; i++) {
+      assertArrayEquals(expected[i], out[i].getBuffer().array(), "parity " + i);
+    }
+  }
+
+  @Test
   void factoryNamesMatchHadoopConventions() {
     RsIsalRawErasureCoderFactory f = new RsIsalRawErasureCoderFactory();
     assertEquals("rs_isal", f.getCoderName());

@@ -1,19 +1,27 @@
 package org.apache.hadoop.io.erasurecode.rawcoder;
 
 import io.ecrepair.codes.ErasureCode;
+import java.io.IOException;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.io.erasurecode.ErasureCoderOptions;
 
 /**
- * Hadoop's raw decoder over any hadoop-ec-repair {@link ErasureCode} whose units can be
- * decoded from arbitrary byte ranges (a scalar code). Hadoop checks the arguments (n input
- * slots, at least k of them live, at most m erasures) before we are called.
+ * Hadoop's raw decoder over any hadoop-ec-repair {@link ErasureCode}. Hadoop checks the
+ * arguments (n input slots, at least k of them live, at most m erasures) before we are
+ * called. Given a refusal, every decode fails with it before touching an output: for vector
+ * codes, whose sub-chunk layout depends on the whole cell, HDFS's partial-range decodes
+ * would be wrong.
  */
 public class EcRepairRawDecoder extends RawErasureDecoder {
   private final ErasureCode code;
   private final boolean preferDirect;
+  private final String refusal;
 
   public EcRepairRawDecoder(ErasureCoderOptions options, ErasureCode code, boolean preferDirect) {
+    this(options, code, preferDirect, null);
+  }
+
+  public EcRepairRawDecoder(ErasureCoderOptions options, ErasureCode code, boolean preferDirect, String refusal) {
     super(options);
     if (code.dataUnits() != options.getNumDataUnits() || code.parityUnits() != options.getNumParityUnits()) {
       throw new HadoopIllegalArgumentException("coder options (" + options.getNumDataUnits() + ","
@@ -21,16 +29,25 @@ public class EcRepairRawDecoder extends RawErasureDecoder {
     }
     this.code = code;
     this.preferDirect = preferDirect;
+    this.refusal = refusal;
+  }
+
+  private void refuseIfVector() throws IOException {
+    if (refusal != null) {
+      throw new IOException(refusal);
+    }
   }
 
   @Override
-  protected void doDecode(ByteBufferDecodingState state) {
+  protected void doDecode(ByteBufferDecodingState state) throws IOException {
+    refuseIfVector();
     code.decode(state.inputs, EcRepairRawEncoder.positions(state.inputs), state.erasedIndexes,
         state.outputs, EcRepairRawEncoder.positions(state.outputs), state.decodeLength);
   }
 
   @Override
-  protected void doDecode(ByteArrayDecodingState state) {
+  protected void doDecode(ByteArrayDecodingState state) throws IOException {
+    refuseIfVector();
     code.decode(EcRepairBuffers.wrap(state.inputs), state.inputOffsets, state.erasedIndexes,
         EcRepairBuffers.wrap(state.outputs), state.outputOffsets, state.decodeLength);
   }

@@ -1,0 +1,25 @@
+package io.ecrepair.codes;
+
+import io.ecrepair.codes.rs.RsFamily;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The codecs this build knows. */
+public final class Codecs {
+  private static final List<CodecFamily> FAMILIES = List.of(new RsFamily());
+
+  private Codecs() {}
+
+  public static CodecFamily family(String codec) {
+    for (CodecFamily f : FAMILIES) {
+      if (f.accepts(codec)) {
+        return f;
+      }
+    }
+    throw new IllegalArgumentException("unknown codec '" + codec + "' (known: " + knownNames() + ")");
+  }
+
+  public static String knownNames() {
+    return FAMILIES.stream().map(CodecFamily::namePattern).collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,243 @@
+package io.ecrepair.layout;
+
+import io.ecrepair.codes.CellLayout;
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.codes.RepairableCode;
+import io.ecrepair.ecdag.Ecdag;
+import io.ecrepair.exec.CentralExecutor;
+import io.ecrepair.gf.Buffers;
+import io.ecrepair.gf.RegionCoder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongConsumer;
+
+/**
+ * Rebuilds one internal block index of every block group of an {@code encode} directory,
+ * reading only what the code's repair graph needs: per cell row, the leaf sub-chunks of the
+ * graph (contiguous runs of sub-chunks read at once), plus the tail bytes where the row
+ * length is not a multiple of alpha. Reports the byte ranges read from every helper.
+ */
+public final class StripedBlockRepairer {
+
+  /** What one group's repair read. */
+  public record GroupReport(int group, long bytesRead, Map<Integer, ByteRanges> reads) {}
+
+  /** The whole repair. */
+  public record Result(Manifest manifest, int lost, List<GroupReport> groups, long bytesRead, long lostBytes) {}
+
+  private final RegionCoder coder;
+
+  public StripedBlockRepairer(RegionCoder coder) {
+    this.coder = coder;
+  }
+
+  public Result repair(Path dir, int lost, boolean overwrite, LongConsumer progress) throws IOException {
+    Manifest manifest = Manifest.read(dir);
+    StripedLayout layout = manifest.validatedLayout();
+    CodeSpec spec = Policy.parse(manifest.policy()).code();
+    if (lost < 0 || lost >= spec.n()) {
+      throw new IllegalArgumentException("--lost " + lost + " is not an internal block index of " + manifest.policy()
+          + " (0.." + (spec.n() - 1) + ")");
+    }
+    RepairableCode code = spec.create(coder);
+    List<GroupReport> reports = new ArrayList<>();
+    long bytesRead = 0;
+    long lostBytes = 0;
+    for (int g = 0; g < manifest.groups(); g++) {
+      GroupReport r = repairGroup(dir, manifest, layout, code, g, lost, overwrite);
+      reports.add(r);
+      bytesRead += r.bytesRead();
+      lostBytes += layout.internalBlockLength(layout.groupLength(manifest.fileLength(), g), lost);
+      progress.accept(g + 1L);
+    }
+    return new Result(manifest, lost, reports, bytesRead, lostBytes);
+  }
+
+  private GroupReport repairGroup(Path dir, Manifest manifest, StripedLayout layout, RepairableCode code, int g,
+                                  int lost, boolean overwrite) throws IOException {
+    long groupLength = layout.groupLength(manifest.fileLength(), g);
+    Path target = dir.resolve(Manifest.blockFileName(g, lost));
+    if (Files.exists(target) && !overwrite) {
+      throw new IllegalArgumentException(target.getFileName() + " exists; delete it or use --force to rebuild it");
+    }
+    int[] available = availableUnits(dir, manifest, layout, g, lost);
+    GraphPair graphs = new GraphPair(code, lost, available);
+    int n = layout.totalUnits();
+    Map<Integer, ByteRanges> reads = new TreeMap<>();
+    FileChannel[] in = new FileChannel[n];
+    ByteBuffer[] cells = new ByteBuffer[n];
+    Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".ec-repair-tmp");
+    try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+      ByteBuffer rebuilt = Buffers.alignedDirect(layout.cellSize());
+      for (int r = 0; r < layout.rowCount(groupLength); r++) {
+        int lostLength = layout.cellLength(groupLength, r, lost);
+        if (lostLength == 0) {
+          continue;
+        }
+        int codingLength = layout.codingLength(groupLength, r);
+        CellLayout cell = new CellLayout(code.subPacketization(), codingLength);
+        RowReader rows = new RowReader(dir, g, r, layout, groupLength, in, cells, reads);
+        if (cell.subchunkBytes() > 0) {
+          Ecdag graph = graphs.vector();
+          rows.readLeaves(graph, cell.subchunkBytes(), 0);
+          Map<CentralExecutor.Key, ByteBuffer> out1 = new CentralExecutor(coder).run(graph,
+              (block, sub) -> new CentralExecutor.Region(cells[block], sub * cell.subchunkBytes()), cell.subchunkBytes());
+          for (int j = 0; j < cell.alpha(); j++) {
+            rebuilt.put(j * cell.subchunkBytes(), out1.get(new CentralExecutor.Key(lost, j)), 0, cell.subchunkBytes());
+          }
+        }
+        if (cell.tailBytes() > 0) {
+          Ecdag tail = graphs.tail();
+          rows.readLeaves(tail, cell.tailBytes(), cell.tailOffset());
+          Map<CentralExecutor.Key, ByteBuffer> out2 = new CentralExecutor(coder).run(tail,
+              (block, sub) -> new CentralExecutor.Region(cells[block], cell.tailOffset()), cell.tailBytes());
+          rebuilt.put(cell.tailOffset(), out2.get(new CentralExecutor.Key(lost, 0)), 0, cell.tailBytes());
+        }
+        BlockFiles.writeFully(out, rebuilt, lostLength);
+      }
+      out.force(false);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(tmp);
+      throw e;
+    } finally {
+      BlockFiles.closeAll(in);
+    }
+    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    long total = reads.values().stream().mapToLong(ByteRanges::total).sum();
+    return new GroupReport(g, total, reads);
+  }
+
+  /** Every other unit whose block file is present with the length the manifest gives. */
+  private static int[] availableUnits(Path dir, Manifest manifest, StripedLayout layout, int g, int lost)
+      throws IOException {
+    List<Integer> ok = new ArrayList<>();
+    for (Manifest.BlockEntry b : manifest.blocks()) {
+      if (b.group() != g || b.index() == lost) {
+        continue;
+      }
+      Path f = dir.resolve(b.file());
+      if (!Files.exists(f)) {
+        continue;
+      }
+      if (Files.size(f) != b.length()) {
+        throw new IllegalArgumentException("internal block " + b.file() + " has " + Files.size(f)
+            + " bytes but the manifest says " + b.length() + " (truncated or damaged); move it away to repair without it");
+      }
+      ok.add(b.index());
+    }
+    return ok.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** The two graphs of a repair, built once per group: sub-chunks and tail. */
+  private static final class GraphPair {
+    private final RepairableCode code;
+    private final int[] lost;
+    private final int[] available;
+    private Ecdag vector;
+    private Ecdag tail;
+
+    GraphPair(RepairableCode code, int lost, int[] available) {
+      this.code = code;
+      this.lost = new int[] {lost};
+      this.available = available;
+    }
+
+    Ecdag vector() {
+      if (vector == null) {
+        vector = code.repairGraph(lost, available);
+      }
+      return vector;
+    }
+
+    Ecdag tail() {
+      if (tail == null) {
+        tail = code.tailRepairGraph(lost, available);
+      }
+      return tail;
+    }
+  }
+
+  /**
+   * Reads the leaves of a graph for one cell row: for each helper, its needed sub-chunks as
+   * runs of contiguous indices, one positional read per run, zero beyond the stored cell.
+   */
+  private static final class RowReader {
+    private final Path dir;
+    private final int group;
+    private final int row;
+    private final StripedLayout layout;
+    private final long groupLength;
+    private final FileChannel[] in;
+    private final ByteBuffer[] cells;
+    private final Map<Integer, ByteRanges> reads;
+
+    RowReader(Path dir, int group, int row, StripedLayout layout, long groupLength, FileChannel[] in,
+              ByteBuffer[] cells, Map<Integer, ByteRanges> reads) {
+      this.dir = dir;
+      this.group = group;
+      this.row = row;
+      this.layout = layout;
+      this.groupLength = groupLength;
+      this.in = in;
+      this.cells = cells;
+      this.reads = reads;
+    }
+
+    /** Reads the leaves' bytes: sub-chunk j is [base + j*size, base + (j+1)*size) of the cell. */
+    void readLeaves(Ecdag graph, int size, int base) throws IOException {
+      Map<Integer, List<Integer>> byBlock = new TreeMap<>();
+      for (Ecdag.Vertex leaf : graph.leaves()) {
+        byBlock.computeIfAbsent(leaf.block(), b -> new ArrayList<>()).add(leaf.subchunk());
+      }
+      for (Map.Entry<Integer, List<Integer>> e : byBlock.entrySet()) {
+        int block = e.getKey();
+        List<Integer> subs = e.getValue();
+        subs.sort(null);
+        int i = 0;
+        while (i < subs.size()) {
+          int j = i;
+          while (j + 1 < subs.size() && subs.get(j + 1) == subs.get(j) + 1) {
+            j++;
+          }
+          readRun(block, base + subs.get(i) * size, (subs.get(j) - subs.get(i) + 1) * size);
+          i = j + 1;
+        }
+      }
+    }
+
+    private void readRun(int block, int from, int length) throws IOException {
+      if (cells[block] == null) {
+        cells[block] = Buffers.alignedDirect(layout.cellSize());
+      }
+      int stored = layout.cellLength(groupLength, row, block);
+      int readable = Math.max(0, Math.min(length, stored - from));
+      if (readable > 0) {
+        if (in[block] == null) {
+          in[block] = FileChannel.open(dir.resolve(Manifest.blockFileName(group, block)), StandardOpenOption.READ);
+        }
+        ByteBuffer dst = cells[block].duplicate().position(from).slice();
+        long fileOffset = layout.blockOffset(row) + from;
+        BlockFiles.readFully(in[block], dst, fileOffset, readable, dir.resolve(Manifest.blockFileName(group, block)));
+        reads.computeIfAbsent(block, b -> new ByteRanges()).add(fileOffset, readable);
+      }
+      BlockFiles.zero(cells[block], from + readable, from + length);
+    }
+  }
+
+  /** Per-helper reads as JSON-friendly maps. */
+  public static Map<String, List<long[]>> readsAsJson(Map<Integer, ByteRanges> reads) {
+    Map<String, List<long[]>> m = new HashMap<>();
+    reads.forEach((k, v) -> m.put(Integer.toString(k), v.ranges()));
+    return new TreeMap<>(m);
+  }
+}
