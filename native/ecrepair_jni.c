@@ -58,7 +58,7 @@ static void xor_region(const unsigned char *src, unsigned char *dst, jint len) {
 JNIEXPORT jint JNICALL Java_io_ecrepair_gf_IsalNative_abiVersion(JNIEnv *env, jclass cls) {
   (void) env;
   (void) cls;
-  return 1;
+  return 2;
 }
 
 JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_initTables(
@@ -189,4 +189,71 @@ JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_xorArrays(
     (*env)->ReleasePrimitiveArrayCritical(env, dst, d, 0);
   }
   (*env)->ReleasePrimitiveArrayCritical(env, src, s, JNI_ABORT);
+}
+
+/*
+ * A whole LinearProgram in one call: code = [steps, then per step: k, rows, tableOffset,
+ * k x (buffer, unit), rows x (buffer, unit)]; region (b, u) starts at
+ * address(buffers[b]) + bases[b] + u * unit. Java checked every region against its buffer.
+ */
+JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_runProgram(
+    JNIEnv *env, jclass cls, jobject tables, jintArray code, jobjectArray buffers, jintArray bases,
+    jint unit) {
+  (void) cls;
+  jsize nbuf = (*env)->GetArrayLength(env, buffers);
+  jsize ncode = (*env)->GetArrayLength(env, code);
+  unsigned char *g = (*env)->GetDirectBufferAddress(env, tables);
+  if (g == NULL || nbuf > 4096) {
+    throw_iae(env, "ec-repair native: bad program tables or too many buffers");
+    return;
+  }
+  unsigned char *addr[4096];
+  jint base[4096];
+  (*env)->GetIntArrayRegion(env, bases, 0, nbuf, base);
+  for (jsize b = 0; b < nbuf; b++) {
+    jobject buf = (*env)->GetObjectArrayElement(env, buffers, b);
+    addr[b] = buf == NULL ? NULL : (*env)->GetDirectBufferAddress(env, buf);
+    if (buf != NULL) {
+      (*env)->DeleteLocalRef(env, buf);
+    }
+  }
+  jint *c = (*env)->GetIntArrayElements(env, code, NULL);
+  if (c == NULL) {
+    return;
+  }
+  unsigned char *in[MAX_REGIONS], *out[MAX_REGIONS];
+  jint p = 1;
+  const char *error = NULL;
+  for (jint step = 0; step < c[0] && error == NULL; step++) {
+    if (p + 3 > ncode) {
+      error = "ec-repair native: truncated program";
+      break;
+    }
+    jint k = c[p], rows = c[p + 1], toff = c[p + 2];
+    p += 3;
+    if (k < 1 || k > MAX_REGIONS || rows < 1 || rows > MAX_REGIONS || p + 2 * (k + rows) > ncode) {
+      error = "ec-repair native: malformed program step";
+      break;
+    }
+    for (jint i = 0; i < k + rows; i++, p += 2) {
+      jint b = c[p], u = c[p + 1];
+      if (b < 0 || b >= nbuf || addr[b] == NULL) {
+        error = "ec-repair native: program names a missing or non-direct buffer";
+        break;
+      }
+      unsigned char *r = addr[b] + base[b] + (size_t) u * unit;
+      if (i < k) {
+        in[i] = r;
+      } else {
+        out[i - k] = r;
+      }
+    }
+    if (error == NULL) {
+      ec_encode_data(unit, k, rows, g + toff, in, out);
+    }
+  }
+  (*env)->ReleaseIntArrayElements(env, code, c, JNI_ABORT);
+  if (error != NULL) {
+    throw_iae(env, error);
+  }
 }

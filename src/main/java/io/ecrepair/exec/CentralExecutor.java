@@ -1,17 +1,16 @@
 package io.ecrepair.exec;
 
 import io.ecrepair.ecdag.Ecdag;
-import io.ecrepair.gf.GFMatrix;
+import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.RegionCoder;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * Runs a whole ECDAG in one place (the "centralized" coloring): every vertex is computed
- * here from its inputs, in id order. Leaves come from {@link SubchunkSource}; the result maps
- * each repaired (block, subchunk) to its bytes.
+ * Runs a whole ECDAG in one place (the "centralized" coloring) for callers whose leaves are
+ * scattered regions: they are gathered into cell rows and the graph runs as a
+ * {@link CompiledGraph}. The result maps each repaired (block, subchunk) to its bytes.
  */
 public final class CentralExecutor {
   private final RegionCoder coder;
@@ -33,37 +32,29 @@ public final class CentralExecutor {
 
   /** Computes every vertex over regions of {@code length} bytes. */
   public Map<Key, ByteBuffer> run(Ecdag graph, SubchunkSource source, int length) {
-    List<Ecdag.Vertex> vertices = graph.vertices();
-    Region[] value = new Region[vertices.size()];
-    Map<Key, ByteBuffer> out = new HashMap<>();
-    for (Ecdag.Vertex v : vertices) {
-      switch (v.kind()) {
-        case LEAF -> value[v.id()] = source.read(v.block(), v.subchunk());
-        case INNER, REPAIRED -> {
-          value[v.id()] = new Region(combine(graph.inputs(v.id()), value, length), 0);
-          if (v.kind() == Ecdag.Kind.REPAIRED) {
-            out.put(new Key(v.block(), v.subchunk()), value[v.id()].buffer());
-          }
-        }
-        case ROOT -> { }
+    CompiledGraph compiled = CompiledGraph.compile(graph);
+    int alpha = graph.subchunkCount();
+    int maxBlock = graph.vertices().stream().mapToInt(Ecdag.Vertex::block).max().orElse(-1);
+    ByteBuffer[] cells = new ByteBuffer[maxBlock + 1];
+    for (Ecdag.Vertex leaf : graph.leaves()) {
+      if (cells[leaf.block()] == null) {
+        cells[leaf.block()] = Buffers.alignedDirect(Math.max(1, alpha * length));
       }
+      Region r = source.read(leaf.block(), leaf.subchunk());
+      cells[leaf.block()].put(leaf.subchunk() * length, r.buffer(), r.offset(), length);
     }
-    return out;
-  }
-
-  private ByteBuffer combine(List<Ecdag.Edge> in, Region[] value, int length) {
-    ByteBuffer[] bufs = new ByteBuffer[in.size()];
-    int[] offs = new int[in.size()];
-    byte[] coefs = new byte[in.size()];
-    for (int i = 0; i < in.size(); i++) {
-      Region r = value[in.get(i).from()];
-      bufs[i] = r.buffer();
-      offs[i] = r.offset();
-      coefs[i] = (byte) in.get(i).coef();
+    int[] lost = compiled.lostBlocks();
+    ByteBuffer[] out = new ByteBuffer[lost.length];
+    for (int i = 0; i < lost.length; i++) {
+      out[i] = Buffers.alignedDirect(Math.max(1, alpha * length));
     }
-    ByteBuffer result = ByteBuffer.allocateDirect(Math.max(1, length));
-    coder.encode(coder.prepare(new GFMatrix(1, in.size(), coefs)), bufs, offs,
-        new ByteBuffer[] {result}, new int[1], length, false);
+    compiled.run(coder, cells, 0, out, 0, length);
+    Map<Key, ByteBuffer> result = new HashMap<>();
+    for (Ecdag.Vertex v : graph.repaired()) {
+      int i = java.util.Arrays.binarySearch(lost, v.block());
+      result.put(new Key(v.block(), v.subchunk()), out[i].duplicate().position(v.subchunk() * length).slice()
+          .limit(length).slice());
+    }
     return result;
   }
 }

@@ -11,6 +11,8 @@ public final class Buffers {
 
   /** A direct buffer of exactly {@code size} bytes starting on a 64-byte boundary. */
   public static ByteBuffer alignedDirect(int size) {
-    return ByteBuffer.allocateDirect(size + ALIGNMENT).alignedSlice(ALIGNMENT).limit(size).slice();
+    // alignedSlice rounds both ends inward to the alignment: allocate whole lines plus one.
+    int lines = (size + ALIGNMENT - 1) / ALIGNMENT;
+    return ByteBuffer.allocateDirect((lines + 1) * ALIGNMENT).alignedSlice(ALIGNMENT).limit(size).slice();
   }
 }

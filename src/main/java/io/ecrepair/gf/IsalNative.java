@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  */
 final class IsalNative {
   /** Bumped whenever these signatures change, so a stale library is refused. */
-  static final int ABI_VERSION = 1;
+  static final int ABI_VERSION = 2;
 
   private IsalNative() {}
 
@@ -26,6 +26,9 @@ final class IsalNative {
   static native void encodeArrays(ByteBuffer tables, int k, int rows, int len,
                                   byte[][] in, int[] inOff, byte[][] out, int[] outOff,
                                   boolean accumulate);
+
+  /** Runs a whole LinearProgram (see LinearProgram.NativeForm) over direct buffers in one call. */
+  static native void runProgram(ByteBuffer tables, int[] code, ByteBuffer[] buffers, int[] bases, int unitBytes);
 
   static native void xorDirect(ByteBuffer src, int srcOff, ByteBuffer dst, int dstOff, int len);
 

@@ -94,6 +94,11 @@ public final class JavaRegionCoder implements RegionCoder {
   }
 
   @Override
+  public void run(LinearProgram program, ByteBuffer[] buffers, int[] bases, int unitBytes) {
+    ProgramSteps.run(this, program, program.javaTables(this), buffers, bases, unitBytes);
+  }
+
+  @Override
   public void multiply(byte c, ByteBuffer src, int srcOff, ByteBuffer dst, int dstOff, int len) {
     encode(prepare(new GFMatrix(1, 1, new byte[] {c})), new ByteBuffer[] {src}, new int[] {srcOff},
         new ByteBuffer[] {dst}, new int[] {dstOff}, len, false);

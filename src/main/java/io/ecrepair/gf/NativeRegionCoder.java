@@ -85,6 +85,23 @@ final class NativeRegionCoder implements RegionCoder {
   }
 
   @Override
+  public void run(LinearProgram program, ByteBuffer[] buffers, int[] bases, int unitBytes) {
+    program.checkBuffers(buffers, bases, unitBytes);
+    if (unitBytes == 0 || program.steps().isEmpty()) {
+      return;
+    }
+    for (ByteBuffer b : buffers) {
+      if (b != null && !b.isDirect()) {
+        // Heap buffers: one call per step through the general path.
+        ProgramSteps.run(this, program, program.javaTables(this), buffers, bases, unitBytes);
+        return;
+      }
+    }
+    LinearProgram.NativeForm f = program.nativeForm(this);
+    IsalNative.runProgram(f.tables(), f.code(), buffers, bases, unitBytes);
+  }
+
+  @Override
   public void multiply(byte c, ByteBuffer src, int srcOff, ByteBuffer dst, int dstOff, int len) {
     CodingTables t = scalars[c & 0xFF];
     if (t == null) {

@@ -29,6 +29,12 @@ public interface RegionCoder {
   /** dst ^= src. */
   void xor(ByteBuffer src, int srcOff, ByteBuffer dst, int dstOff, int len);
 
+  /**
+   * Runs every step of a program, in order, over the given buffers: region (b, u) is
+   * bytes [bases[b] + u*unitBytes, +unitBytes) of buffers[b].
+   */
+  void run(LinearProgram program, ByteBuffer[] buffers, int[] bases, int unitBytes);
+
   /** Convenience: out = M * in over whole regions starting at index 0. */
   default void encode(CodingTables tables, ByteBuffer[] in, ByteBuffer[] out, int len) {
     encode(tables, in, new int[in.length], out, new int[out.length], len, false);

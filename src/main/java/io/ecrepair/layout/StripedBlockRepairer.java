@@ -4,7 +4,7 @@ import io.ecrepair.codes.CellLayout;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.ecdag.Ecdag;
-import io.ecrepair.exec.CentralExecutor;
+import io.ecrepair.exec.CompiledGraph;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.RegionCoder;
 import java.io.IOException;
@@ -87,21 +87,16 @@ public final class StripedBlockRepairer {
         int codingLength = layout.codingLength(groupLength, r);
         CellLayout cell = new CellLayout(code.subPacketization(), codingLength);
         RowReader rows = new RowReader(dir, g, r, layout, groupLength, in, cells, reads);
+        ByteBuffer[] target1 = {rebuilt};
         if (cell.subchunkBytes() > 0) {
-          Ecdag graph = graphs.vector();
-          rows.readLeaves(graph, cell.subchunkBytes(), 0);
-          Map<CentralExecutor.Key, ByteBuffer> out1 = new CentralExecutor(coder).run(graph,
-              (block, sub) -> new CentralExecutor.Region(cells[block], sub * cell.subchunkBytes()), cell.subchunkBytes());
-          for (int j = 0; j < cell.alpha(); j++) {
-            rebuilt.put(j * cell.subchunkBytes(), out1.get(new CentralExecutor.Key(lost, j)), 0, cell.subchunkBytes());
-          }
+          CompiledGraph graph = graphs.vector();
+          rows.readLeaves(graph.graph(), cell.subchunkBytes(), 0);
+          graph.run(coder, cells, 0, target1, 0, cell.subchunkBytes());
         }
         if (cell.tailBytes() > 0) {
-          Ecdag tail = graphs.tail();
-          rows.readLeaves(tail, cell.tailBytes(), cell.tailOffset());
-          Map<CentralExecutor.Key, ByteBuffer> out2 = new CentralExecutor(coder).run(tail,
-              (block, sub) -> new CentralExecutor.Region(cells[block], cell.tailOffset()), cell.tailBytes());
-          rebuilt.put(cell.tailOffset(), out2.get(new CentralExecutor.Key(lost, 0)), 0, cell.tailBytes());
+          CompiledGraph tail = graphs.tail();
+          rows.readLeaves(tail.graph(), cell.tailBytes(), cell.tailOffset());
+          tail.run(coder, cells, cell.tailOffset(), target1, cell.tailOffset(), cell.tailBytes());
         }
         BlockFiles.writeFully(out, rebuilt, lostLength);
       }
@@ -143,8 +138,8 @@ public final class StripedBlockRepairer {
     private final RepairableCode code;
     private final int[] lost;
     private final int[] available;
-    private Ecdag vector;
-    private Ecdag tail;
+    private CompiledGraph vector;
+    private CompiledGraph tail;
 
     GraphPair(RepairableCode code, int lost, int[] available) {
       this.code = code;
@@ -152,16 +147,16 @@ public final class StripedBlockRepairer {
       this.available = available;
     }
 
-    Ecdag vector() {
+    CompiledGraph vector() {
       if (vector == null) {
-        vector = code.repairGraph(lost, available);
+        vector = CompiledGraph.compile(code.repairGraph(lost, available));
       }
       return vector;
     }
 
-    Ecdag tail() {
+    CompiledGraph tail() {
       if (tail == null) {
-        tail = code.tailRepairGraph(lost, available);
+        tail = CompiledGraph.compile(code.tailRepairGraph(lost, available));
       }
       return tail;
     }
