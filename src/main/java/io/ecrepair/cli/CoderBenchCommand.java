@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,8 +45,8 @@ final class CoderBenchCommand implements Callable<Integer> {
   @Option(names = "--quick", description = "A short run: 0.2 s per point, RS-10-4 only unless --policy is given.")
   boolean quick;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin
+  JsonOption json;
 
   @Override
   public Integer call() throws Exception {
@@ -88,7 +89,7 @@ final class CoderBenchCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     List<Map<String, Object>> ratios = ratios(results);
-    if (json) {
+    if (json.enabled) {
       Map<String, Object> j = new LinkedHashMap<>();
       j.put("results", results);
       j.put("ratios", ratios);

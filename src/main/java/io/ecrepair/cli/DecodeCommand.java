@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,8 +30,8 @@ final class DecodeCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Replace OUTPUT if it exists (only once decoding succeeded).")
   boolean force;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin
+  JsonOption json;
 
   @Override
   public Integer call() throws Exception {
@@ -43,7 +44,7 @@ final class DecodeCommand implements Callable<Integer> {
     Manifest m = result.manifest();
     List<Manifest.BlockEntry> present = m.blocks().stream().filter(b -> !result.missing().contains(b)).toList();
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       Map<String, Object> j = new LinkedHashMap<>();
       j.put("policy", m.policy());
       j.put("fileLength", m.fileLength());

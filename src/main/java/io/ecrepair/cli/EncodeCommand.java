@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,8 +34,8 @@ final class EncodeCommand implements Callable<Integer> {
       description = "HDFS block size in bytes (default ${DEFAULT-VALUE}); a multiple of the cell size.")
   long blockSize;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin
+  JsonOption json;
 
   @Override
   public Integer call() throws Exception {
@@ -47,7 +48,7 @@ final class EncodeCommand implements Callable<Integer> {
       manifest = encoder.encode(input, output, progress);
     }
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       JsonOutput.print(out, manifest);
     } else {
       out.printf("%s: %d bytes in %d block group(s) of %s, written to %s%n",

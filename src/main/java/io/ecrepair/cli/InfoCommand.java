@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,8 +25,8 @@ final class InfoCommand implements Callable<Integer> {
   @Option(names = "--cell", description = "Cell size in bytes (default: the policy's).")
   Integer cell;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin
+  JsonOption json;
 
   @Override
   public Integer call() {
@@ -48,7 +49,7 @@ final class InfoCommand implements Callable<Integer> {
     info.put("faultTolerance", code.faultTolerance());
     info.put("storageOverhead", (double) code.n() / code.k());
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       JsonOutput.print(out, info);
       return 0;
     }

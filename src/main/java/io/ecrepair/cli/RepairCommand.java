@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,8 +37,8 @@ final class RepairCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Rebuild and replace block files that exist.")
   boolean force;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin
+  JsonOption json;
 
   @Override
   public Integer call() throws Exception {
@@ -47,7 +48,7 @@ final class RepairCommand implements Callable<Integer> {
     RegionCoders.requireNativeIfConfigured();
     StripedBlockRepairer.Result r = new StripedBlockRepairer(RegionCoders.best()).repair(input, lost, force, x -> { });
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       Map<String, Object> j = new LinkedHashMap<>();
       j.put("policy", r.manifest().policy());
       j.put("lost", r.lost());
