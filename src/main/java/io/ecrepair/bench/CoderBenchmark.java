@@ -1,5 +1,7 @@
 package io.ecrepair.bench;
 
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.codes.rs.RsFamily;
 import io.ecrepair.layout.Policy;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -9,13 +11,17 @@ import java.util.concurrent.atomic.DoubleAdder;
 import java.util.function.Consumer;
 
 /**
- * Encode and decode throughput (MB = 10^6 bytes of data per second) of our native and Java
- * paths, Hadoop's rs_java and raw ISA-L, measured one after another in the same run so the
- * ratios between them hold even on a noisy shared machine.
+ * Encode, decode and repair throughput of our native and Java paths, Hadoop's rs_java and
+ * raw ISA-L, measured one after another in the same run so the ratios between them hold even
+ * on a noisy shared machine. MB = 10^6 bytes: of data for encode and decode (k cells per
+ * stripe), of rebuilt data for repair (one cell per repair).
  */
 public final class CoderBenchmark {
   public static final String SUITE = "coder";
   public static final String ISAL_C = "isal-c";
+
+  /** The operations, in the order they are measured. */
+  public static final List<String> OPS = List.of("encode", "decode", "repair");
 
   /** What to measure. */
   public record Config(List<Policy> policies, List<String> ops, List<Integer> threads,
@@ -37,22 +43,23 @@ public final class CoderBenchmark {
   public List<BenchResult> run(Consumer<String> status) throws IOException, InterruptedException {
     List<BenchResult> results = new ArrayList<>();
     for (Policy policy : config.policies()) {
-      int k = policy.code().k();
-      int m = policy.code().m();
+      CodeSpec spec = policy.code();
+      int k = spec.k();
+      int m = spec.m();
       int cell = policy.cellSize();
       for (String op : config.ops()) {
         for (int erasures : erasureCounts(op, m)) {
           for (int threads : config.threads()) {
             for (CoderImpl impl : CoderImpl.values()) {
-              if (!impl.available()) {
+              if (!impl.supports(spec, op)) {
                 continue;
               }
               status.accept(String.format("%s %s%s, %d thread(s): %s", policy.name(), op,
                   erasures > 0 ? " (" + erasures + " lost)" : "", threads, impl.label));
-              double mbps = measure(impl, k, m, cell, op, erasures, threads);
+              double mbps = measure(impl, spec, cell, op, erasures, threads);
               results.add(new BenchResult(SUITE, policy.code().codec(), k, m, op, erasures, impl.label, threads, cell, mbps));
             }
-            if (isal.isPresent()) {
+            if (isal.isPresent() && spec.codec().equals(RsFamily.CODEC) && !op.equals("repair")) {
               status.accept(String.format("%s %s, %d thread(s): %s", policy.name(), op, threads, ISAL_C));
               double mbps = isal.get().mbPerSec(k, m, cell, op, erasures, threads, config.seconds());
               results.add(new BenchResult(SUITE, policy.code().codec(), k, m, op, erasures, ISAL_C, threads, cell, mbps));
@@ -72,13 +79,18 @@ public final class CoderBenchmark {
     return m == 1 ? List.of(1) : List.of(1, m);
   }
 
-  private double measure(CoderImpl impl, int k, int m, int cell, String op, int erasures, int threads)
+  private double measure(CoderImpl impl, CodeSpec spec, int cell, String op, int erasures, int threads)
       throws InterruptedException {
     List<StripeOperation> ops = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
-      ops.add(op.equals("encode") ? impl.encode(k, m, cell, t) : impl.decode(k, m, cell, erasures, t));
+      ops.add(switch (op) {
+        case "encode" -> impl.encode(spec, cell, t);
+        case "decode" -> impl.decode(spec, cell, erasures, t);
+        case "repair" -> impl.repair(spec, cell, t);
+        default -> throw new IllegalArgumentException("unknown op " + op);
+      });
     }
-    long bytesPerOp = (long) k * cell;
+    long bytesPerOp = op.equals("repair") ? cell : (long) spec.k() * cell;
     DoubleAdder total = new DoubleAdder();
     List<Thread> workers = new ArrayList<>();
     List<Throwable> failures = new ArrayList<>();

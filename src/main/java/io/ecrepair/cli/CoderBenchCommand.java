@@ -18,9 +18,11 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "coder", mixinStandardHelpOptions = true,
-    description = {"Encode and decode throughput (MB/s of data, MB = 10^6 bytes) of our native ISA-L path, our Java "
-        + "path, Hadoop's rs_java and raw ISA-L (isal-bench), one after another in one run, with ratios.",
-        "Decode rebuilds 1 and m lost data units."})
+    description = {"Encode, decode and repair throughput of our native ISA-L path, our Java path, Hadoop's rs_java "
+        + "and raw ISA-L (isal-bench), one after another in one run, with ratios.",
+        "MB = 10^6 bytes: of data for encode and decode (decode rebuilds 1 and m lost data units), of rebuilt data for "
+        + "repair (one lost data block, with the code's cheapest repair).",
+        "Each non-RS policy is measured beside RS with the same (k, m) and cell."})
 final class CoderBenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -32,7 +34,8 @@ final class CoderBenchCommand implements Callable<Integer> {
   @Option(names = "--cell", description = "Cell size in bytes, overriding the policies'.")
   Integer cell;
 
-  @Option(names = "--op", split = ",", defaultValue = "encode,decode", description = "encode, decode (default both).")
+  @Option(names = "--op", split = ",", defaultValue = "encode,decode,repair",
+      description = "encode, decode, repair (default all).")
   List<String> ops;
 
   @Option(names = "--threads", split = ",",
@@ -58,10 +61,11 @@ final class CoderBenchCommand implements Callable<Integer> {
       parsed.add(cell == null ? policy : policy.withCellSize(cell));
     }
     for (String op : ops) {
-      if (!op.equals("encode") && !op.equals("decode")) {
-        throw new IllegalArgumentException("unknown --op '" + op + "' (encode, decode)");
+      if (!CoderBenchmark.OPS.contains(op)) {
+        throw new IllegalArgumentException("unknown --op '" + op + "' (" + String.join(", ", CoderBenchmark.OPS) + ")");
       }
     }
+    parsed = withRsBaselines(parsed);
     if (threads == null) {
       int cores = Runtime.getRuntime().availableProcessors();
       threads = cores > 1 ? List.of(1, cores) : List.of(1);
@@ -96,16 +100,29 @@ final class CoderBenchCommand implements Callable<Integer> {
       JsonOutput.print(out, j);
     } else {
       Table t = new Table("code", "op", "lost", "threads", "native", "java", "hadoop rs_java", "isal-c",
-          "native/isal-c", "native/rs_java", "java/rs_java");
+          "native/isal-c", "native/rs_java", "java/rs_java", "native/RS native");
       for (Map<String, Object> r : ratios) {
         t.row(r.get("code"), r.get("op"), r.get("erasures"), r.get("threads"), mb(r.get("native")), mb(r.get("java")),
             mb(r.get("hadoop-rs_java")), mb(r.get("isal-c")), pct(r.get("nativeVsIsalC")),
-            times(r.get("nativeVsHadoopRsJava")), times(r.get("javaVsHadoopRsJava")));
+            times(r.get("nativeVsHadoopRsJava")), times(r.get("javaVsHadoopRsJava")), pct(r.get("nativeVsRsNative")));
       }
-      out.println("Throughput in MB/s of data (10^6 bytes/s), cell " + parsed.get(0).cellSize() + " bytes:");
+      out.println("Throughput in MB/s (10^6 bytes/s) of data (encode, decode) or of rebuilt data (repair), cell "
+          + parsed.get(0).cellSize() + " bytes:");
       t.print(out);
     }
     return 0;
+  }
+
+  /** Puts RS with the same (k, m) and cell before every other code, once. */
+  static List<Policy> withRsBaselines(List<Policy> policies) {
+    java.util.LinkedHashSet<Policy> all = new java.util.LinkedHashSet<>();
+    for (Policy p : policies) {
+      if (!p.code().codec().equals("rs")) {
+        all.add(new Policy(new io.ecrepair.codes.CodeSpec("rs", p.code().k(), p.code().m()), p.cellSize()));
+      }
+      all.add(p);
+    }
+    return new ArrayList<>(all);
   }
 
   /** One row per (code, op, erasures, threads) with every implementation side by side. */
@@ -119,11 +136,17 @@ final class CoderBenchCommand implements Callable<Integer> {
         m.put("op", r.op());
         m.put("erasures", r.erasures());
         m.put("threads", r.threads());
+        m.put("kmKey", r.k() + "," + r.m());
         return m;
       });
       row.put(r.impl(), r.mbPerSec());
     }
     for (Map<String, Object> row : rows.values()) {
+      String rsKey = "rs" + row.get("kmKey") + row.get("op") + row.get("erasures") + "/" + row.get("threads");
+      Map<String, Object> rs = rows.get(rsKey);
+      row.put("nativeVsRsNative", rs == null || row.get("code").toString().startsWith("RS(") ? null
+          : ratio(row.get("native"), rs.get("native")));
+      row.remove("kmKey");
       row.put("nativeVsIsalC", ratio(row.get("native"), row.get(CoderBenchmark.ISAL_C)));
       row.put("nativeVsHadoopRsJava", ratio(row.get("native"), row.get("hadoop-rs_java")));
       row.put("javaVsHadoopRsJava", ratio(row.get("java"), row.get("hadoop-rs_java")));

@@ -200,7 +200,12 @@ class EcRepairCliTest {
     if (io.ecrepair.gf.RegionCoders.nativeRequired()) {
       assertTrue(impls.containsAll(Set.of("native", "isal-c")), impls.toString());
     }
-    // encode, decode with 1 lost, decode with m lost
-    assertEquals(3, r.json().get("ratios").size());
+    // encode, decode with 1 lost, decode with m lost, repair
+    assertEquals(4, r.json().get("ratios").size());
+    for (JsonNode x : results) {
+      if (x.get("op").asText().equals("repair")) {
+        assertTrue(Set.of("native", "java").contains(x.get("impl").asText()), "repair is ours only: " + x);
+      }
+    }
   }
 }

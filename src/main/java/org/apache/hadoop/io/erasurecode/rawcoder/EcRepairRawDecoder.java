@@ -1,6 +1,7 @@
 package org.apache.hadoop.io.erasurecode.rawcoder;
 
 import io.ecrepair.codes.ErasureCode;
+import io.ecrepair.codes.UndecodableException;
 import java.io.IOException;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.io.erasurecode.ErasureCoderOptions;
@@ -41,15 +42,23 @@ public class EcRepairRawDecoder extends RawErasureDecoder {
   @Override
   protected void doDecode(ByteBufferDecodingState state) throws IOException {
     refuseIfVector();
-    code.decode(state.inputs, EcRepairRawEncoder.positions(state.inputs), state.erasedIndexes,
-        state.outputs, EcRepairRawEncoder.positions(state.outputs), state.decodeLength);
+    try {
+      code.decode(state.inputs, EcRepairRawEncoder.positions(state.inputs), state.erasedIndexes,
+          state.outputs, EcRepairRawEncoder.positions(state.outputs), state.decodeLength);
+    } catch (UndecodableException e) {
+      throw new IOException(e.getMessage(), e); // HDFS's readers handle IOExceptions
+    }
   }
 
   @Override
   protected void doDecode(ByteArrayDecodingState state) throws IOException {
     refuseIfVector();
-    code.decode(EcRepairBuffers.wrap(state.inputs), state.inputOffsets, state.erasedIndexes,
-        EcRepairBuffers.wrap(state.outputs), state.outputOffsets, state.decodeLength);
+    try {
+      code.decode(EcRepairBuffers.wrap(state.inputs), state.inputOffsets, state.erasedIndexes,
+          EcRepairBuffers.wrap(state.outputs), state.outputOffsets, state.decodeLength);
+    } catch (UndecodableException e) {
+      throw new IOException(e.getMessage(), e);
+    }
   }
 
   @Override
