@@ -105,12 +105,12 @@ public final class CoderBenchmark {
           }
           long count = 0;
           long t0 = System.nanoTime();
-          long now = t0;
-          while (now < end) {
+          long now;
+          do { // at least one timed operation, even when a slow warm-up overran the window
             o.run();
             count++;
             now = System.nanoTime();
-          }
+          } while (now < end);
           total.add(count * bytesPerOp / ((now - t0) / 1e9) / 1e6);
         } catch (Throwable e) {
           synchronized (failures) {

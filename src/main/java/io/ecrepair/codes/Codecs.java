@@ -1,12 +1,13 @@
 package io.ecrepair.codes;
 
+import io.ecrepair.codes.lrc.LrcFamily;
 import io.ecrepair.codes.rs.RsFamily;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** The codecs this build knows. */
 public final class Codecs {
-  private static final List<CodecFamily> FAMILIES = List.of(new RsFamily());
+  private static final List<CodecFamily> FAMILIES = List.of(new RsFamily(), new LrcFamily());
 
   private Codecs() {}
 

@@ -23,6 +23,11 @@ public interface RepairableCode extends ErasureCode {
    */
   Ecdag repairGraph(int[] lost, int[] available);
 
+  /** Whether the units in {@code lost} can be rebuilt from all the others (MDS: up to m). */
+  default boolean decodable(int[] lost) {
+    return lost.length <= parityUnits();
+  }
+
   /** The graph for the byte-wise tail of a cell (one sub-chunk per unit). */
   Ecdag tailRepairGraph(int[] lost, int[] available);
 }

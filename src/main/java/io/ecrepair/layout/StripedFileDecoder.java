@@ -1,7 +1,7 @@
 package io.ecrepair.layout;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.codes.ErasureCode;
+import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.gf.Buffers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -26,9 +26,9 @@ public final class StripedFileDecoder {
   /** What decoding found and did. */
   public record Result(Manifest manifest, List<Manifest.BlockEntry> missing, long bytesRead) {}
 
-  private final Function<CodeSpec, ErasureCode> codes;
+  private final Function<CodeSpec, RepairableCode> codes;
 
-  public StripedFileDecoder(Function<CodeSpec, ErasureCode> codes) {
+  public StripedFileDecoder(Function<CodeSpec, RepairableCode> codes) {
     this.codes = codes;
   }
 
@@ -37,7 +37,8 @@ public final class StripedFileDecoder {
     StripedLayout layout = manifest.validatedLayout();
     Policy policy = Policy.parse(manifest.policy());
     List<Manifest.BlockEntry> missing = findMissing(inDir, manifest);
-    checkDecodable(policy, manifest, missing);
+    RepairableCode code = codes.apply(policy.code());
+    checkDecodable(policy, code, manifest, missing);
     if (Files.exists(outFile) && !overwrite) {
       throw new IllegalArgumentException("output " + outFile + " exists; refusing to overwrite it (use --force)");
     }
@@ -45,7 +46,7 @@ public final class StripedFileDecoder {
     Files.createDirectories(parent);
     Path tmp = Files.createTempFile(parent, "." + outFile.getFileName(), ".ec-repair-tmp");
     try {
-      long read = write(inDir, manifest, layout, codes.apply(policy.code()), missing, tmp, progress);
+      long read = write(inDir, manifest, layout, code, missing, tmp, progress);
       Files.move(tmp, outFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       return new Result(manifest, missing, read);
     } finally {
@@ -67,18 +68,20 @@ public final class StripedFileDecoder {
     return missing;
   }
 
-  private static void checkDecodable(Policy policy, Manifest manifest, List<Manifest.BlockEntry> missing) {
+  private static void checkDecodable(Policy policy, RepairableCode code, Manifest manifest,
+                                     List<Manifest.BlockEntry> missing) {
     for (int g = 0; g < manifest.groups(); g++) {
       final int group = g;
-      List<String> lost = missing.stream().filter(b -> b.group() == group).map(Manifest.BlockEntry::file).toList();
-      if (lost.size() > policy.code().faultTolerance()) {
-        throw new IllegalArgumentException("block group " + g + " has lost " + lost.size() + " internal blocks " + lost
-            + "; " + policy.name() + " rebuilds at most " + policy.code().faultTolerance());
+      List<Manifest.BlockEntry> lost = missing.stream().filter(b -> b.group() == group).toList();
+      if (!code.decodable(lost.stream().mapToInt(Manifest.BlockEntry::index).toArray())) {
+        throw new IllegalArgumentException("block group " + g + " has lost " + lost.size() + " internal blocks "
+            + lost.stream().map(Manifest.BlockEntry::file).toList() + "; " + policy.name() + " cannot rebuild them"
+            + " (it always rebuilds " + policy.code().faultTolerance() + ")");
       }
     }
   }
 
-  private static long write(Path dir, Manifest manifest, StripedLayout layout, ErasureCode code,
+  private static long write(Path dir, Manifest manifest, StripedLayout layout, RepairableCode code,
                             List<Manifest.BlockEntry> missing, Path out, LongConsumer progress) throws IOException {
     int n = layout.totalUnits();
     int k = layout.dataUnits();
@@ -102,8 +105,8 @@ public final class StripedFileDecoder {
             lost[b.index()] = true;
           }
         }
-        int[] sources = firstAvailable(lost, k);
         int[] wanted = lostDataUnits(lost, k);
+        int[] sources = unitsToRead(code, lost, wanted);
         FileChannel[] in = new FileChannel[n];
         try {
           for (int i : sources) {
@@ -124,7 +127,7 @@ public final class StripedFileDecoder {
               for (int w = 0; w < wanted.length; w++) {
                 outs[w] = rebuilt[wanted[w]];
               }
-              code.decode(units, zeros, wanted, outs, zeros, codingLength);
+              code.decode(units, zeros, wanted, outs, new int[wanted.length], codingLength);
             }
             for (int i = 0; i < k; i++) {
               BlockFiles.writeFully(output, lost[i] ? rebuilt[i] : cells[i], layout.cellLength(groupLength, r, i));
@@ -141,16 +144,22 @@ public final class StripedFileDecoder {
     return bytesRead;
   }
 
-  /** The surviving units to read: every data unit when none is lost, else the first k alive. */
-  private static int[] firstAvailable(boolean[] lost, int k) {
-    int[] s = new int[k];
-    int c = 0;
-    for (int i = 0; i < lost.length && c < k; i++) {
+  /**
+   * The surviving units to read: every present data unit (it is output), plus whatever the
+   * code's cheapest repair of the lost data units reads.
+   */
+  private static int[] unitsToRead(RepairableCode code, boolean[] lost, int[] wanted) {
+    java.util.TreeSet<Integer> read = new java.util.TreeSet<>();
+    for (int i = 0; i < code.dataUnits(); i++) {
       if (!lost[i]) {
-        s[c++] = i;
+        read.add(i);
       }
     }
-    return s;
+    if (wanted.length > 0) {
+      int[] available = java.util.stream.IntStream.range(0, lost.length).filter(i -> !lost[i]).toArray();
+      code.repairGraph(wanted, available).leaves().forEach(v -> read.add(v.block()));
+    }
+    return read.stream().mapToInt(Integer::intValue).toArray();
   }
 
   private static int[] lostDataUnits(boolean[] lost, int k) {

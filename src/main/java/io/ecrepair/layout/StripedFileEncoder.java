@@ -56,7 +56,8 @@ public final class StripedFileEncoder {
     }
     ByteBuffer[] data = java.util.Arrays.copyOf(units, k);
     ByteBuffer[] parity = java.util.Arrays.copyOfRange(units, k, n);
-    int[] zeros = new int[n];
+    int[] dataOff = new int[k];
+    int[] parityOff = new int[n - k];
     try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ)) {
       long fileLength = in.size();
       Manifest manifest = Manifest.of(policy, layout, fileLength);
@@ -76,7 +77,7 @@ public final class StripedFileEncoder {
               BlockFiles.readFully(in, data[i], layout.fileOffset(g, r, i), len, input);
               BlockFiles.zero(data[i], len, codingLength);
             }
-            code.encode(data, zeros, parity, zeros, codingLength);
+            code.encode(data, dataOff, parity, parityOff, codingLength);
             for (int i = 0; i < n; i++) {
               BlockFiles.writeFully(out[i], units[i], layout.cellLength(groupLength, r, i));
             }

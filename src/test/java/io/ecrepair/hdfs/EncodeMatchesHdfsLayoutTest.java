@@ -54,7 +54,7 @@ class EncodeMatchesHdfsLayoutTest {
   static void startCluster() throws IOException {
     Configuration conf = new HdfsConfiguration();
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
-    cluster = new MiniDFSCluster.Builder(conf, tmp.resolve("dfs").toFile()).numDataNodes(9).build();
+    cluster = new MiniDFSCluster.Builder(conf, tmp.resolve("dfs").toFile()).numDataNodes(16).build(); // the widest policy, RS-12-4, needs 16
     cluster.waitActive();
     fs = cluster.getFileSystem();
     fs.enableErasureCodingPolicy("RS-6-3-1024k");
@@ -97,9 +97,12 @@ class EncodeMatchesHdfsLayoutTest {
     }
     for (ErasureCodingPolicy p : shipped) {
       fs.enableErasureCodingPolicy(p.getName());
-      Policy.parse(p.getName()); // our CLI understands every shipped policy name
+      Policy policy = Policy.parse(p.getName()); // our CLI understands every shipped policy name
+      // Every shipped policy is writable, and HDFS stores exactly what `encode` computes:
+      // one full block group and a partial one.
+      long block = 2L * policy.cellSize();
+      check(p.getName(), block, (int) (policy.code().k() * block + 3 * policy.cellSize() / 2 + 11), fs);
     }
-    check("RS-6-3-64k", 128 * 1024, 1_000_000, fs);
   }
 
   private void check(String policyName, long blockSize, int length, DistributedFileSystem writer) throws Exception {
