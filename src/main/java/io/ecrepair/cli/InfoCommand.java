@@ -48,12 +48,13 @@ final class InfoCommand implements Callable<Integer> {
     info.put("repairBlocksPerLostBlock", code.repairBlocksPerLostBlock());
     info.put("faultTolerance", code.faultTolerance());
     info.put("storageOverhead", (double) code.n() / code.k());
+    info.putAll(code.family().details(code));
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled) {
       JsonOutput.print(out, info);
       return 0;
     }
-    new Table("property", "value").leftAligned()
+    Table table = new Table("property", "value").leftAligned()
         .row("policy", policy.name())
         .row("codec", code.codec())
         .row("n / k / m", code.n() + " / " + code.k() + " / " + code.m())
@@ -62,8 +63,9 @@ final class InfoCommand implements Callable<Integer> {
         .row("sub-chunk", policy.cellSize() / alpha + " bytes")
         .row("repair read per lost block", String.format("%.2f blocks", code.repairBlocksPerLostBlock()))
         .row("fault tolerance", code.faultTolerance() + " lost blocks per group")
-        .row("storage overhead", String.format("%.2fx", (double) code.n() / code.k()))
-        .print(out);
+        .row("storage overhead", String.format("%.2fx", (double) code.n() / code.k()));
+    code.family().details(code).forEach(table::row);
+    table.print(out);
     return 0;
   }
 }

@@ -29,6 +29,11 @@ public interface CodecFamily {
   /** How many lost blocks of a group any pattern survives. */
   int faultTolerance(CodeSpec spec);
 
+  /** Parameters particular to this codec, for `ec-repair info` (name to value, in order). */
+  default java.util.Map<String, Object> details(CodeSpec spec) {
+    return java.util.Map.of();
+  }
+
   /**
    * Whether HDFS's stock decoders, which decode arbitrary partial cell ranges, would give
    * wrong bytes (true for vector codes, DESIGN.md section 4).

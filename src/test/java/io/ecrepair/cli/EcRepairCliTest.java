@@ -165,6 +165,53 @@ class EcRepairCliTest {
   }
 
   @Test
+  void lrcRepairReadsItsLocalGroupOnly() throws Exception {
+    Run info = run("info", "--policy", "LRC-L2-12-4-1024k", "--json");
+    assertEquals(0, info.code(), info.err());
+    assertEquals(6.0, info.json().get("repairBlocksPerLostBlock").asDouble());
+    assertEquals(3, info.json().get("faultTolerance").asInt());
+    assertEquals(2, info.json().get("localGroups").asInt());
+    assertEquals(6, info.json().get("groupSize").asInt());
+    assertEquals(2, info.json().get("globalParities").asInt());
+
+    // LRC(12,2,2) with 64 KiB cells, block 128 KiB: one full group of 12 x 128 KiB.
+    byte[] data = new byte[12 * 131072];
+    new Random(23).nextBytes(data);
+    Path in = tmp.resolve("in.bin");
+    Files.write(in, data);
+    Path dir = tmp.resolve("lrc");
+    assertEquals(0, run("encode", "--policy", "LRC-L2-12-4-64k", "--input", in.toString(), "--output", dir.toString(),
+        "--block-size", "131072").code());
+    byte[] original = Files.readAllBytes(dir.resolve("g0_b3"));
+    Files.delete(dir.resolve("g0_b3"));
+    Run r = run("repair", "--input", dir.toString(), "--lost", "3", "--json");
+    assertEquals(0, r.code(), r.err());
+    assertArrayEquals(original, Files.readAllBytes(dir.resolve("g0_b3")));
+    JsonNode g = r.json().get("groups").get(0);
+    // r = 6 reads: the five other data blocks of group 0 and its local parity (index 12).
+    assertEquals(6L * original.length, r.json().get("bytesRead").asLong());
+    Set<String> helpers = new HashSet<>();
+    g.get("reads").fieldNames().forEachRemaining(helpers::add);
+    assertEquals(Set.of("0", "1", "2", "4", "5", "12"), helpers);
+
+    // Four lost blocks: {0, 1, 6, 7} decode with LRC(12,2,2), {0, 1, 2, 3} do not.
+    for (int i : new int[] {0, 1, 6, 7}) {
+      Files.delete(dir.resolve("g0_b" + i));
+    }
+    Run ok = run("decode", "--input", dir.toString(), "--output", tmp.resolve("back").toString());
+    assertEquals(0, ok.code(), ok.err());
+    assertArrayEquals(data, Files.readAllBytes(tmp.resolve("back")));
+    Path dir2 = tmp.resolve("lrc2");
+    assertEquals(0, run("encode", "--policy", "LRC-L2-12-4-64k", "--input", in.toString(), "--output", dir2.toString(),
+        "--block-size", "131072").code());
+    for (int i : new int[] {0, 1, 2, 3}) {
+      Files.delete(dir2.resolve("g0_b" + i));
+    }
+    assertOneLineError(run("decode", "--input", dir2.toString(), "--output", tmp.resolve("back2").toString()),
+        "cannot rebuild them");
+  }
+
+  @Test
   void encodeRefusesBadInputWithoutTouchingAnything() throws Exception {
     Path in = tmp.resolve("in.bin");
     Files.write(in, new byte[5000]);

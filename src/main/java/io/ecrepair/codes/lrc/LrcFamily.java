@@ -46,6 +46,16 @@ public final class LrcFamily implements CodecFamily {
     return params(spec).g() + 1;
   }
 
+  @Override
+  public java.util.Map<String, Object> details(CodeSpec spec) {
+    LrcCode.Params p = params(spec);
+    java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+    d.put("localGroups", p.l());
+    d.put("groupSize", p.groupSize());
+    d.put("globalParities", p.g());
+    return d;
+  }
+
   /** (k, l, g) of the spec. */
   public static LrcCode.Params params(CodeSpec spec) {
     return LrcCode.fromCodec(spec.codec(), spec.k(), spec.m());
