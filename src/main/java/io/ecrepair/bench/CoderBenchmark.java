@@ -48,7 +48,7 @@ public final class CoderBenchmark {
       int m = spec.m();
       int cell = policy.cellSize();
       for (String op : config.ops()) {
-        for (int erasures : erasureCounts(op, m)) {
+        for (int erasures : erasureCounts(op, spec.faultTolerance())) {
           for (int threads : config.threads()) {
             for (CoderImpl impl : CoderImpl.values()) {
               if (!impl.supports(spec, op)) {
@@ -71,12 +71,12 @@ public final class CoderBenchmark {
     return results;
   }
 
-  /** Decode with one lost unit (the common case) and with m (the worst). */
-  static List<Integer> erasureCounts(String op, int m) {
+  /** Decode with one lost unit (the common case) and with as many as the code always survives (m for MDS codes). */
+  static List<Integer> erasureCounts(String op, int tolerated) {
     if (!op.equals("decode")) {
       return List.of(0);
     }
-    return m == 1 ? List.of(1) : List.of(1, m);
+    return tolerated == 1 ? List.of(1) : List.of(1, tolerated);
   }
 
   private double measure(CoderImpl impl, CodeSpec spec, int cell, String op, int erasures, int threads)
