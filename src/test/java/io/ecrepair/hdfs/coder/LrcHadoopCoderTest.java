@@ -94,4 +94,24 @@ class LrcHadoopCoderTest {
     assertEquals(252, refused);
     assertEquals(696 + 1568, decoded);
   }
+
+  @Test
+  void hadoopsCodecFrameworkFindsLrcThroughOurCodec() {
+    Configuration conf = new Configuration(false);
+    conf.set("io.erasurecode.codec.lrc-l2.coder", EcRepairErasureCodec.class.getName());
+    org.apache.hadoop.io.erasurecode.ErasureCodecOptions opts = new org.apache.hadoop.io.erasurecode.ErasureCodecOptions(
+        new org.apache.hadoop.io.erasurecode.ECSchema("lrc-l2", 12, 4));
+    assertEquals(12, CodecUtil.createEncoder(conf, opts).getNumDataUnits());
+    assertEquals(4, CodecUtil.createDecoder(conf, opts).getNumParityUnits());
+  }
+
+  @Test
+  void badLrcParametersAreClearErrors() {
+    Configuration conf = new Configuration(false);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new LrcRawCoderFactories.L5().createEncoder(new ErasureCoderOptions(12, 4)));
+    assertTrue(e.getMessage().contains("m"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new io.ecrepair.codes.CodeSpec("lrc-l0", 12, 4));
+    assertThrows(IllegalArgumentException.class, () -> new io.ecrepair.codes.CodeSpec("lrc-l13", 12, 14));
+  }
 }
