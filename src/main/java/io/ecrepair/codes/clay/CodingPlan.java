@@ -1,0 +1,241 @@
+package io.ecrepair.codes.clay;
+
+import io.ecrepair.ecdag.Ecdag;
+import io.ecrepair.gf.CodingTables;
+import io.ecrepair.gf.GFMatrix;
+import io.ecrepair.gf.RegionCoder;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A compiled encode, decode or repair of one erasure pattern: a list of region operations
+ * out = M x in over runs of sub-chunks, independent of the sub-chunk size. The same plan is
+ * run over buffers ({@link #execute}) or written out as an {@link Ecdag} ({@link #emit}), so
+ * the graph and the direct implementation cannot disagree.
+ *
+ * <p>An operand names a sub-chunk: of a caller's unit ({@link #UNIT}, by unit index), of a
+ * caller's output ({@link #OUT}, by output index), or of a scratch slot ({@link #SCRATCH}, one
+ * slot = alpha sub-chunks, for uncoupled values U). A step covers {@code run} consecutive
+ * layers starting at each operand's layer.
+ */
+final class CodingPlan {
+  static final int UNIT = 0;
+  static final int OUT = 1;
+  static final int SCRATCH = 2;
+
+  /** One region call: out[r] = sum_j matrix[r][j] * in[j] over run * s bytes. */
+  static final class Step {
+    final GFMatrix matrix;
+    final CodingTables tables;
+    final int[] inKind;
+    final int[] inId;
+    final int[] inLayer;
+    final int[] outKind;
+    final int[] outId;
+    final int[] outLayer;
+    final int run;
+
+    Step(GFMatrix matrix, CodingTables tables, int[] inKind, int[] inId, int[] inLayer,
+         int[] outKind, int[] outId, int[] outLayer, int run) {
+      this.matrix = matrix;
+      this.tables = tables;
+      this.inKind = inKind;
+      this.inId = inId;
+      this.inLayer = inLayer;
+      this.outKind = outKind;
+      this.outId = outId;
+      this.outLayer = outLayer;
+      this.run = run;
+    }
+  }
+
+  private final int alpha;
+  private final List<Step> steps;
+  private final int scratchSlots;
+
+  CodingPlan(int alpha, List<Step> steps, int scratchSlots) {
+    this.alpha = alpha;
+    this.steps = List.copyOf(steps);
+    this.scratchSlots = scratchSlots;
+  }
+
+  List<Step> steps() {
+    return steps;
+  }
+
+  int scratchSlots() {
+    return scratchSlots;
+  }
+
+  /**
+   * Runs the plan over sub-chunks of {@code s} bytes: sub-chunk j of unit u starts at
+   * unitOff[u] + j*s, of output o at outOff[o] + j*s.
+   */
+  void execute(RegionCoder coder, ByteBuffer[] units, int[] unitOff, ByteBuffer[] out, int[] outOff, int s) {
+    if (s == 0 || steps.isEmpty()) {
+      return;
+    }
+    long slotBytes = (long) alpha * s;
+    ByteBuffer scratch = null;
+    if (scratchSlots > 0) {
+      if (slotBytes * scratchSlots > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("cell too large for Clay scratch space");
+      }
+      scratch = Scratch.get((int) slotBytes * scratchSlots, preferDirect(units, out));
+    }
+    for (Step st : steps) {
+      int ni = st.inKind.length;
+      int no = st.outKind.length;
+      ByteBuffer[] in = new ByteBuffer[ni];
+      int[] inOff = new int[ni];
+      for (int j = 0; j < ni; j++) {
+        int base = st.inLayer[j] * s;
+        switch (st.inKind[j]) {
+          case UNIT -> {
+            in[j] = units[st.inId[j]];
+            inOff[j] = unitOff[st.inId[j]] + base;
+          }
+          case OUT -> {
+            in[j] = out[st.inId[j]];
+            inOff[j] = outOff[st.inId[j]] + base;
+          }
+          default -> {
+            in[j] = scratch;
+            inOff[j] = (int) (st.inId[j] * slotBytes) + base;
+          }
+        }
+      }
+      ByteBuffer[] o = new ByteBuffer[no];
+      int[] oOff = new int[no];
+      for (int r = 0; r < no; r++) {
+        int base = st.outLayer[r] * s;
+        if (st.outKind[r] == OUT) {
+          o[r] = out[st.outId[r]];
+          oOff[r] = outOff[st.outId[r]] + base;
+        } else {
+          o[r] = scratch;
+          oOff[r] = (int) (st.outId[r] * slotBytes) + base;
+        }
+      }
+      coder.encode(st.tables, in, inOff, o, oOff, st.run * s, false);
+    }
+  }
+
+  /**
+   * Adds the plan's operations to a graph, one vertex per output sub-chunk: caller units are
+   * leaves (block = unit index, sub-chunk = layer), outputs are repaired vertices of
+   * {@code outUnits[output index]}, scratch values inner vertices.
+   */
+  void emit(Ecdag.Builder g, int[] outUnits) {
+    Map<Long, Integer> vertex = new HashMap<>();
+    for (Step st : steps) {
+      for (int r = 0; r < st.run; r++) {
+        int[] inputs = new int[st.inKind.length];
+        for (int j = 0; j < inputs.length; j++) {
+          int layer = st.inLayer[j] + r;
+          if (st.inKind[j] == UNIT) {
+            inputs[j] = g.leaf(st.inId[j], layer);
+          } else {
+            Integer v = vertex.get(key(st.inKind[j], st.inId[j], layer));
+            if (v == null) {
+              throw new IllegalStateException("plan reads a value before computing it");
+            }
+            inputs[j] = v;
+          }
+        }
+        for (int o = 0; o < st.outKind.length; o++) {
+          int[] coefs = new int[inputs.length];
+          for (int j = 0; j < coefs.length; j++) {
+            coefs[j] = st.matrix.get(o, j) & 0xFF;
+          }
+          int layer = st.outLayer[o] + r;
+          int v = st.outKind[o] == OUT
+              ? g.repaired(outUnits[st.outId[o]], layer, inputs, coefs)
+              : g.combine(inputs, coefs);
+          vertex.put(key(st.outKind[o], st.outId[o], layer), v);
+        }
+      }
+    }
+  }
+
+  /** Sub-chunks of caller units the plan reads, as unit -> sorted distinct layers. */
+  Map<Integer, int[]> reads() {
+    Map<Integer, java.util.TreeSet<Integer>> m = new java.util.TreeMap<>();
+    for (Step st : steps) {
+      for (int j = 0; j < st.inKind.length; j++) {
+        if (st.inKind[j] == UNIT) {
+          java.util.TreeSet<Integer> set = m.computeIfAbsent(st.inId[j], u -> new java.util.TreeSet<>());
+          for (int r = 0; r < st.run; r++) {
+            set.add(st.inLayer[j] + r);
+          }
+        }
+      }
+    }
+    Map<Integer, int[]> out = new java.util.TreeMap<>();
+    m.forEach((u, set) -> out.put(u, set.stream().mapToInt(Integer::intValue).toArray()));
+    return out;
+  }
+
+  private static long key(int kind, int id, int layer) {
+    return ((long) kind << 56) | ((long) id << 28) | layer;
+  }
+
+  private static boolean preferDirect(ByteBuffer[] units, ByteBuffer[] out) {
+    for (ByteBuffer b : units) {
+      if (b != null && !b.hasArray()) {
+        return true;
+      }
+    }
+    for (ByteBuffer b : out) {
+      if (b != null && !b.hasArray()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Builds a plan: collects steps and prepares each distinct matrix once. */
+  static final class Builder {
+    private final RegionCoder coder;
+    private final int alpha;
+    private final List<Step> steps = new ArrayList<>();
+    private final Map<GFMatrix, CodingTables> tables = new HashMap<>();
+    private int slots;
+
+    Builder(RegionCoder coder, int alpha) {
+      this.coder = coder;
+      this.alpha = alpha;
+    }
+
+    int newSlot() {
+      return slots++;
+    }
+
+    void add(GFMatrix m, int[] inKind, int[] inId, int[] inLayer, int[] outKind, int[] outId, int[] outLayer,
+             int run) {
+      CodingTables t = tables.computeIfAbsent(m, coder::prepare);
+      steps.add(new Step(m, t, inKind, inId, inLayer, outKind, outId, outLayer, run));
+    }
+
+    CodingPlan build() {
+      return new CodingPlan(alpha, steps, slots);
+    }
+  }
+
+  /** Per-thread scratch space, grown on demand and reused across calls. */
+  private static final class Scratch {
+    private static final ThreadLocal<ByteBuffer[]> POOL = ThreadLocal.withInitial(() -> new ByteBuffer[2]);
+
+    static ByteBuffer get(int bytes, boolean direct) {
+      ByteBuffer[] pool = POOL.get();
+      int i = direct ? 1 : 0;
+      if (pool[i] == null || pool[i].capacity() < bytes) {
+        pool[i] = direct ? ByteBuffer.allocateDirect(bytes) : ByteBuffer.allocate(bytes);
+      }
+      return pool[i];
+    }
+  }
+}
