@@ -107,15 +107,15 @@ final class ClayPlanner {
           int zs = grid.companionLayer(e, z);
           Ref u = ld.uncoupledAt(e, z);
           if (!ld.isErased(es)) {
-            ld.addRunStep(new GFMatrix(1, 2, new byte[] {1, PairwiseTransform.coupledFromUncoupledAndCompanion()}),
+            ld.addFinalStep(new GFMatrix(1, 2, new byte[] {1, PairwiseTransform.coupledFromUncoupledAndCompanion()}),
                 new Ref[] {u, new Ref(CodingPlan.UNIT, grid.unitAt(es), zs)},
                 new Ref[] {new Ref(CodingPlan.OUT, out[e], z)}, run[1]);
           } else if (bothWanted) {
-            ld.addRunStep(PairwiseTransform.coupledFromUncoupled(),
+            ld.addFinalStep(PairwiseTransform.coupledFromUncoupled(),
                 new Ref[] {u, ld.uncoupledAt(es, zs)},
                 new Ref[] {new Ref(CodingPlan.OUT, out[e], z), new Ref(CodingPlan.OUT, out[es], zs)}, run[1]);
           } else {
-            ld.addRunStep(new GFMatrix(1, 2, new byte[] {PairwiseTransform.coupledOwnFromUncoupledPair(),
+            ld.addFinalStep(new GFMatrix(1, 2, new byte[] {PairwiseTransform.coupledOwnFromUncoupledPair(),
                     PairwiseTransform.coupledCompanionFromUncoupledPair()}),
                 new Ref[] {u, ld.uncoupledAt(es, zs)},
                 new Ref[] {new Ref(CodingPlan.OUT, out[e], z)}, run[1]);

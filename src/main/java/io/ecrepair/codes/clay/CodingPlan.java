@@ -197,11 +197,23 @@ final class CodingPlan {
     return false;
   }
 
+  /** When a step may run; see {@link Builder#build}. */
+  enum Phase {
+    /** Reads caller units only (pair transforms); scheduled just before its first reader. */
+    PRELUDE,
+    /** Layer steps, in the order added. */
+    LAYER,
+    /** Scheduled as soon as everything it reads has been computed. */
+    FINAL
+  }
+
   /** Builds a plan: collects steps and prepares each distinct matrix once. */
   static final class Builder {
     private final RegionCoder coder;
     private final int alpha;
-    private final List<Step> steps = new ArrayList<>();
+    private final List<Step> prelude = new ArrayList<>();
+    private final List<Step> layer = new ArrayList<>();
+    private final List<Step> fin = new ArrayList<>();
     private final Map<GFMatrix, CodingTables> tables = new HashMap<>();
     private int slots;
 
@@ -214,14 +226,121 @@ final class CodingPlan {
       return slots++;
     }
 
-    void add(GFMatrix m, int[] inKind, int[] inId, int[] inLayer, int[] outKind, int[] outId, int[] outLayer,
-             int run) {
+    void add(Phase phase, GFMatrix m, int[] inKind, int[] inId, int[] inLayer, int[] outKind, int[] outId,
+             int[] outLayer, int run) {
       CodingTables t = tables.computeIfAbsent(m, coder::prepare);
-      steps.add(new Step(m, t, inKind, inId, inLayer, outKind, outId, outLayer, run));
+      Step st = new Step(m, t, inKind, inId, inLayer, outKind, outId, outLayer, run);
+      switch (phase) {
+        case PRELUDE -> prelude.add(st);
+        case LAYER -> layer.add(st);
+        default -> fin.add(st);
+      }
     }
 
+    /**
+     * Orders the steps for cache locality: layer steps keep their order; a prelude step runs
+     * right before the first step reading one of its outputs, a final step right after the
+     * last of its inputs is computed. Values then tend to be used while still in cache.
+     */
     CodingPlan build() {
-      return new CodingPlan(alpha, steps, slots);
+      return new Scheduler().run();
+    }
+
+    /** The ordering of {@link #build}. */
+    private final class Scheduler {
+      private final List<Step> order = new ArrayList<>();
+      private final Map<Long, Integer> preludeWriting = new HashMap<>();
+      private final boolean[] preludeDone = new boolean[prelude.size()];
+      private final java.util.Set<Long> computed = new java.util.HashSet<>();
+      private final int[] waiting = new int[fin.size()];
+      private final Map<Long, List<Integer>> finalsWaitingOn = new HashMap<>();
+      private final boolean[] finalDone = new boolean[fin.size()];
+      private final List<Integer> ready = new ArrayList<>();
+
+      CodingPlan run() {
+        for (int i = 0; i < prelude.size(); i++) {
+          final int idx = i;
+          forEachOutput(prelude.get(i), key -> preludeWriting.put(key, idx));
+        }
+        for (int i = 0; i < fin.size(); i++) {
+          final int idx = i;
+          forEachInput(fin.get(i), key -> {
+            waiting[idx]++;
+            finalsWaitingOn.computeIfAbsent(key, x -> new ArrayList<>()).add(idx);
+          });
+          if (waiting[i] == 0) {
+            ready.add(i);
+          }
+        }
+        for (Step st : layer) {
+          forEachInput(st, key -> {
+            Integer p = preludeWriting.get(key);
+            if (p != null && !preludeDone[p]) {
+              preludeDone[p] = true;
+              emit(prelude.get(p));
+            }
+          });
+          emit(st);
+          emitReadyFinals();
+        }
+        for (int i = 0; i < prelude.size(); i++) {
+          if (!preludeDone[i]) {
+            emit(prelude.get(i));
+          }
+        }
+        emitReadyFinals();
+        for (int i = 0; i < fin.size(); i++) {
+          if (!finalDone[i]) {
+            throw new IllegalStateException("a final step reads a value no step computes");
+          }
+        }
+        return new CodingPlan(alpha, order, slots);
+      }
+
+      private void emit(Step st) {
+        order.add(st);
+        forEachOutput(st, key -> {
+          if (computed.add(key)) {
+            for (int f : finalsWaitingOn.getOrDefault(key, List.of())) {
+              if (--waiting[f] == 0) {
+                ready.add(f);
+              }
+            }
+          }
+        });
+      }
+
+      private void emitReadyFinals() {
+        while (!ready.isEmpty()) {
+          List<Integer> now = new ArrayList<>(ready);
+          ready.clear();
+          for (int f : now) {
+            if (!finalDone[f]) {
+              finalDone[f] = true;
+              emit(fin.get(f));
+            }
+          }
+        }
+      }
+    }
+
+    /** Computed (scratch or output) sub-chunks a step reads. */
+    private static void forEachInput(Step st, java.util.function.LongConsumer f) {
+      for (int j = 0; j < st.inKind.length; j++) {
+        if (st.inKind[j] != UNIT) {
+          for (int r = 0; r < st.run; r++) {
+            f.accept(key(st.inKind[j], st.inId[j], st.inLayer[j] + r));
+          }
+        }
+      }
+    }
+
+    private static void forEachOutput(Step st, java.util.function.LongConsumer f) {
+      for (int o = 0; o < st.outKind.length; o++) {
+        for (int r = 0; r < st.run; r++) {
+          f.accept(key(st.outKind[o], st.outId[o], st.outLayer[o] + r));
+        }
+      }
     }
   }
 

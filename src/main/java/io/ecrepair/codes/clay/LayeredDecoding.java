@@ -149,7 +149,7 @@ final class LayeredDecoding {
           for (int[] r : runs) {
             int za = r[0];
             int zb = grid.companionLayer(a, za);
-            plan.add(prt,
+            plan.add(CodingPlan.Phase.PRELUDE, prt,
                 new int[] {CodingPlan.UNIT, CodingPlan.UNIT},
                 new int[] {grid.unitAt(a), grid.unitAt(b)},
                 new int[] {za, zb},
@@ -310,11 +310,11 @@ final class LayeredDecoding {
       outId[o] = t.id();
       outLayer[o] = t.layer();
     }
-    plan.add(new GFMatrix(no, ni, m), inKind, inId, inLayer, outKind, outId, outLayer, 1);
+    plan.add(CodingPlan.Phase.LAYER, new GFMatrix(no, ni, m), inKind, inId, inLayer, outKind, outId, outLayer, 1);
   }
 
-  /** Adds a region call over a run of layers with explicit operands. */
-  void addRunStep(GFMatrix m, Ref[] in, Ref[] out, int run) {
+  /** Adds a final region call over a run of layers with explicit operands. */
+  void addFinalStep(GFMatrix m, Ref[] in, Ref[] out, int run) {
     int[] ik = new int[in.length];
     int[] ii = new int[in.length];
     int[] il = new int[in.length];
@@ -331,6 +331,6 @@ final class LayeredDecoding {
       oi[r] = out[r].id();
       ol[r] = out[r].layer();
     }
-    plan.add(m, ik, ii, il, ok, oi, ol, run);
+    plan.add(CodingPlan.Phase.FINAL, m, ik, ii, il, ok, oi, ol, run);
   }
 }
