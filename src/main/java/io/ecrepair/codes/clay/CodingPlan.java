@@ -6,6 +6,7 @@ import io.ecrepair.gf.GFMatrix;
 import io.ecrepair.gf.RegionCoder;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -294,7 +295,7 @@ final class CodingPlan {
             throw new IllegalStateException("a final step reads a value no step computes");
           }
         }
-        return new CodingPlan(alpha, order, slots);
+        return new CodingPlan(alpha, mergeAdjacent(order), slots);
       }
 
       private void emit(Step st) {
@@ -322,6 +323,50 @@ final class CodingPlan {
           }
         }
       }
+    }
+
+    /**
+     * Joins consecutive steps with the same matrix whose operands continue each other layer
+     * by layer (B's operand = A's operand + A's run) into one longer call, unless the joined
+     * call would read a sub-chunk it writes.
+     */
+    private static List<Step> mergeAdjacent(List<Step> steps) {
+      List<Step> out = new ArrayList<>();
+      for (Step st : steps) {
+        Step last = out.isEmpty() ? null : out.get(out.size() - 1);
+        if (last != null && continues(last, st)) {
+          out.set(out.size() - 1, new Step(last.matrix, last.tables, last.inKind, last.inId, last.inLayer,
+              last.outKind, last.outId, last.outLayer, last.run + st.run));
+        } else {
+          out.add(st);
+        }
+      }
+      return out;
+    }
+
+    private static boolean continues(Step a, Step b) {
+      if (a.tables != b.tables || !Arrays.equals(a.inKind, b.inKind) || !Arrays.equals(a.inId, b.inId)
+          || !Arrays.equals(a.outKind, b.outKind) || !Arrays.equals(a.outId, b.outId)) {
+        return false;
+      }
+      for (int j = 0; j < a.inLayer.length; j++) {
+        if (b.inLayer[j] != a.inLayer[j] + a.run) {
+          return false;
+        }
+      }
+      for (int o = 0; o < a.outLayer.length; o++) {
+        if (b.outLayer[o] != a.outLayer[o] + a.run) {
+          return false;
+        }
+      }
+      java.util.Set<Long> written = new java.util.HashSet<>();
+      forEachOutput(a, written::add);
+      forEachOutput(b, written::add);
+      boolean[] clash = {false};
+      java.util.function.LongConsumer check = key -> clash[0] |= written.contains(key);
+      forEachInput(a, check);
+      forEachInput(b, check);
+      return !clash[0];
     }
 
     /** Computed (scratch or output) sub-chunks a step reads. */
