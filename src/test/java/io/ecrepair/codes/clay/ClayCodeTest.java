@@ -350,4 +350,228 @@ class ClayCodeTest {
       }
     }
   }
+
+  // ---------------------------------------------------------------- randomized production sizes
+
+  static Stream<Arguments> largeCodes() {
+    return Stream.of(Arguments.of(14, 10, 13), Arguments.of(16, 12, 15));
+  }
+
+  @ParameterizedTest
+  @MethodSource("largeCodes")
+  void randomPatternsAndRepairsOfLargeCodes(int n, int k, int d) {
+    ClayCode code = new ClayCode(n, k, d, best);
+    Random rnd = new Random(20180212L + n);
+    int alpha = code.alpha();
+    int[] lens = {alpha * 16, alpha * 9 + 1 + rnd.nextInt(alpha - 1), 1 + rnd.nextInt(alpha - 1), 0};
+    for (int len : lens) {
+      ByteBuffer[] units = encodeRandom(code, len, rnd, rnd.nextBoolean());
+      for (int trial = 0; trial < 6; trial++) {
+        int count = 1 + rnd.nextInt(n - k);
+        List<Integer> all = new ArrayList<>(IntStream.range(0, n).boxed().toList());
+        java.util.Collections.shuffle(all, rnd);
+        int[] lost = all.subList(0, count).stream().mapToInt(Integer::intValue).sorted().toArray();
+        ByteBuffer[] view = units.clone();
+        for (int l : lost) {
+          view[l] = null;
+        }
+        ByteBuffer[] out = new ByteBuffer[lost.length];
+        for (int i = 0; i < out.length; i++) {
+          out[i] = ByteBuffer.allocateDirect(len);
+        }
+        code.decode(view, new int[n], lost, out, new int[lost.length], len);
+        for (int i = 0; i < lost.length; i++) {
+          assertArrayEquals(bytes(units[lost[i]], 0, len), bytes(out[i], 0, len),
+              code.name() + " len " + len + " lost " + Arrays.toString(lost));
+        }
+      }
+      for (int trial = 0; trial < 3; trial++) {
+        int lost = rnd.nextInt(n);
+        checkDirectRepair(code, units, lost, len, rnd);
+        checkGraphRepair(code, units, lost, len);
+      }
+    }
+    // two lost units: the decode graph, checked against the originals
+    int len = alpha * 2;
+    ByteBuffer[] units = encodeRandom(code, len, rnd, true);
+    int[] lost = {1, n - 2};
+    Ecdag g = code.repairGraph(lost, complement(n, lost));
+    assertEquals(k * alpha, g.leaves().size());
+    Map<CentralExecutor.Key, ByteBuffer> got = new CentralExecutor(best).run(g,
+        (b, j) -> new CentralExecutor.Region(units[b], j * 2), 2);
+    for (int l : lost) {
+      for (int j = 0; j < alpha; j++) {
+        assertArrayEquals(bytes(units[l], j * 2, 2), bytes(got.get(new CentralExecutor.Key(l, j)), 0, 2));
+      }
+    }
+  }
+
+  @Test
+  void repairOfClay14_10_13ReadsAQuarterOfEachHelper() {
+    ClayCode code = new ClayCode(14, 10, 13, best);
+    int cell = 1 << 20;
+    CellLayout layout = new CellLayout(code.alpha(), cell);
+    for (int lost = 0; lost < 14; lost++) {
+      long bytesRead = (long) code.d() * code.repairSubchunks(lost).length * layout.subchunkBytes();
+      assertEquals(13L * cell / 4, bytesRead, "d * beta sub-chunks = d/q of a unit");
+    }
+  }
+
+  // ---------------------------------------------------------------- layout
+
+  @Test
+  void repairSubchunksAreRunsOfQToTheSection() {
+    ClayCode code = new ClayCode(14, 10, 13, best);
+    for (int u = 0; u < 14; u++) {
+      int[] sub = code.repairSubchunks(u);
+      int y = code.coordinate(u).y();
+      int run = (int) Math.pow(code.q(), y);
+      List<int[]> runs = ClayGrid.runs(sub);
+      assertEquals(code.beta() / run, runs.size(), "unit " + u);
+      for (int[] r : runs) {
+        assertEquals(run, r[1]);
+      }
+    }
+    // the documented placement: virtual nodes first, units after them in index order
+    assertEquals(new NodeCoordinate(2, 0), code.coordinate(0));
+    assertEquals(new NodeCoordinate(0, 3), code.coordinate(10));
+    assertEquals(new NodeCoordinate(3, 3), code.coordinate(13));
+    assertArrayEquals(IntStream.range(192, 256).toArray(), code.repairSubchunks(13));
+  }
+
+  /**
+   * The stored bytes are the Clay construction itself, checked with scalar arithmetic
+   * independent of the coding plans: undoing the pairwise coupling (U = C + gamma C* for
+   * paired vertices, virtual nodes zero) gives, in every layer, a codeword of the base
+   * systematic Cauchy code over the grid positions.
+   */
+  @ParameterizedTest
+  @MethodSource("smallCodes")
+  void uncoupledLayersAreBaseCodewords(int n, int k, int d) {
+    ClayCode code = new ClayCode(n, k, d, best);
+    ClayGrid grid = code.grid();
+    int s = 3;
+    int len = code.alpha() * s;
+    ByteBuffer[] units = encodeRandom(code, len, new Random(n + k + d), false);
+    int np = grid.positions();
+    int kp = k + code.virtualNodes();
+    io.ecrepair.gf.GFMatrix gen = io.ecrepair.gf.GFMatrix.systematicCauchy(np, kp);
+    for (int z = 0; z < code.alpha(); z++) {
+      for (int b = 0; b < s; b++) {
+        byte[] u = new byte[np];
+        for (int p = 0; p < np; p++) {
+          int zy = (z / (int) Math.pow(code.q(), p / code.q())) % code.q();
+          int x = p % code.q();
+          byte c = stored(grid, units, p, z, b, s);
+          if (x == zy) {
+            u[p] = c;
+          } else {
+            int partner = p - x + zy;
+            int partnerLayer = z + (x - zy) * (int) Math.pow(code.q(), p / code.q());
+            u[p] = (byte) (c ^ io.ecrepair.gf.GF256.mul(PairwiseTransform.GAMMA, stored(grid, units, partner, partnerLayer, b, s)));
+          }
+        }
+        for (int r = kp; r < np; r++) {
+          byte acc = 0;
+          for (int j = 0; j < kp; j++) {
+            acc ^= io.ecrepair.gf.GF256.mul(gen.get(r, j), u[j]);
+          }
+          assertEquals(acc, u[r], "layer " + z + " position " + r);
+        }
+      }
+    }
+  }
+
+  private static byte stored(ClayGrid grid, ByteBuffer[] units, int position, int z, int b, int s) {
+    int unit = grid.unitAt(position);
+    return unit < 0 ? 0 : units[unit].get(z * s + b);
+  }
+
+  // ---------------------------------------------------------------- fallbacks
+
+  @Test
+  void repairWithoutAYSectionMateFallsBackToDecoding() {
+    ClayCode code = new ClayCode(6, 3, 4, best); // q = 2: units 0,1 | 2,3 | 4,5
+    int len = code.alpha() * 7 + 5;
+    ByteBuffer[] units = encodeRandom(code, len, new Random(17), false);
+    int[] available = {0, 1, 3, 5}; // 2's mate 3 is there: optimal with helpers {0,1,3,5}
+    assertArrayEquals(new int[] {0, 1, 3, 5}, code.repairHelpers(2, available));
+    available = new int[] {0, 1, 4, 5}; // mate 3 missing
+    assertNull(code.repairHelpers(2, available));
+    Ecdag g = code.repairGraph(new int[] {2}, available);
+    assertEquals(code.dataUnits() * code.alpha(), g.leaves().size(), "fallback reads k units");
+    int s = len / code.alpha();
+    Map<CentralExecutor.Key, ByteBuffer> got = new CentralExecutor(best).run(g,
+        (b, j) -> new CentralExecutor.Region(units[b], j * s), s);
+    for (int j = 0; j < code.alpha(); j++) {
+      assertArrayEquals(bytes(units[2], j * s, s), bytes(got.get(new CentralExecutor.Key(2, j)), 0, s));
+    }
+    ByteBuffer[] view = units.clone();
+    view[2] = null;
+    view[3] = null;
+    ByteBuffer out = ByteBuffer.allocate(len);
+    code.repair(2, view, new int[6], out, 0, len);
+    assertArrayEquals(bytes(units[2], 0, len), bytes(out, 0, len));
+    // d < n-1 with a non-mate missing: still optimal, another helper steps in
+    assertArrayEquals(new int[] {0, 1, 3, 5}, code.repairHelpers(2, new int[] {0, 1, 3, 5}));
+    assertArrayEquals(new int[] {0, 3, 4, 5}, code.repairHelpers(2, new int[] {0, 3, 4, 5}));
+    ByteBuffer[] view2 = units.clone();
+    view2[2] = null;
+    view2[1] = null;
+    checkDirectRepairFrom(code, units, view2, 2, len);
+  }
+
+  private static void checkDirectRepairFrom(ClayCode code, ByteBuffer[] units, ByteBuffer[] view, int lost, int len) {
+    ByteBuffer out = ByteBuffer.allocate(len);
+    code.repair(lost, view, new int[view.length], out, 0, len);
+    assertArrayEquals(bytes(units[lost], 0, len), bytes(out, 0, len));
+  }
+
+  @Test
+  void graphsRejectBadPatterns() {
+    ClayCode code = new ClayCode(6, 4, 5, best);
+    assertThrows(IllegalArgumentException.class, () -> code.repairGraph(new int[] {1}, new int[] {1, 2, 3, 4}));
+    assertThrows(IllegalArgumentException.class, () -> code.repairGraph(new int[] {7}, new int[] {1, 2, 3, 4}));
+    assertThrows(UndecodableException.class, () -> code.tailRepairGraph(new int[] {0}, new int[] {1, 2, 3}));
+  }
+
+  // ---------------------------------------------------------------- the Java coder
+
+  @Test
+  void javaCoderGivesTheSameCode() {
+    ClayCode javaCode = new ClayCode(6, 4, 5, RegionCoders.java());
+    ClayCode bestCode = new ClayCode(6, 4, 5, best);
+    Random rnd = new Random(42);
+    for (int len : lengths(javaCode.alpha())) {
+      ByteBuffer[] units = encodeRandom(javaCode, len, rnd, len % 2 == 0);
+      ByteBuffer[] again = new ByteBuffer[6];
+      for (int i = 0; i < 6; i++) {
+        again[i] = ByteBuffer.allocate(len);
+        if (i < 4) {
+          again[i].put(0, units[i], 0, len);
+        }
+      }
+      bestCode.encode(Arrays.copyOf(again, 4), new int[4], Arrays.copyOfRange(again, 4, 6), new int[2], len);
+      for (int i = 4; i < 6; i++) {
+        assertArrayEquals(bytes(units[i], 0, len), bytes(again[i], 0, len), "parity " + i + " len " + len);
+      }
+      for (int[] lost : patternsUpTo(6, 2)) {
+        ByteBuffer[] view = units.clone();
+        for (int l : lost) {
+          view[l] = null;
+        }
+        ByteBuffer[] out = new ByteBuffer[lost.length];
+        for (int i = 0; i < out.length; i++) {
+          out[i] = ByteBuffer.allocate(len);
+        }
+        javaCode.decode(view, new int[6], lost, out, new int[lost.length], len);
+        for (int i = 0; i < lost.length; i++) {
+          assertArrayEquals(bytes(units[lost[i]], 0, len), bytes(out[i], 0, len));
+        }
+      }
+      for (int lost = 0; lost < 6; lost++) {
+        checkDirectRepair(javaCode, units, lost, len, rnd);
+      }
+    }
+  }
 }
