@@ -40,7 +40,7 @@ final class ClayPlanner {
    * sub-chunk of the k units that are not erased.
    */
   CodingPlan decodePlan(boolean[] erasedPositions, int[] wantedUnits) {
-    CodingPlan.Builder plan = new CodingPlan.Builder(coder, grid.alpha());
+    CodingPlan.Builder plan = new CodingPlan.Builder(coder);
     LayeredDecoding ld = new LayeredDecoding(grid, base, plan, erasedPositions, false);
     int[] out = new int[grid.positions()];
     Arrays.fill(out, -1);
@@ -160,7 +160,7 @@ final class ClayPlanner {
       throw new UndecodableException("repair of unit " + grid.unitAt(lostPosition) + " needs exactly d = "
           + grid.params().d() + " helpers");
     }
-    CodingPlan.Builder plan = new CodingPlan.Builder(coder, grid.alpha());
+    CodingPlan.Builder plan = new CodingPlan.Builder(coder);
     LayeredDecoding ld = new LayeredDecoding(grid, base, plan, erased, true);
     int[] repairLayers = grid.repairLayers(lostPosition);
     boolean[] inR = new boolean[grid.alpha()];

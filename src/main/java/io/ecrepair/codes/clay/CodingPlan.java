@@ -18,9 +18,10 @@ import java.util.Map;
  * the graph and the direct implementation cannot disagree.
  *
  * <p>An operand names a sub-chunk: of a caller's unit ({@link #UNIT}, by unit index), of a
- * caller's output ({@link #OUT}, by output index), or of a scratch slot ({@link #SCRATCH}, one
- * slot = alpha sub-chunks, for uncoupled values U). A step covers {@code run} consecutive
- * layers starting at each operand's layer.
+ * caller's output ({@link #OUT}, by output index), or of scratch space ({@link #SCRATCH}, for
+ * uncoupled values U). While a plan is built, a scratch operand is (slot, layer); the built
+ * plan packs scratch so that its "layer" is a sub-chunk position in one scratch buffer. A
+ * step covers {@code run} consecutive layers (positions) starting at each operand's.
  */
 final class CodingPlan {
   static final int UNIT = 0;
@@ -53,22 +54,21 @@ final class CodingPlan {
     }
   }
 
-  private final int alpha;
   private final List<Step> steps;
-  private final int scratchSlots;
+  private final int scratchSubchunks;
 
-  CodingPlan(int alpha, List<Step> steps, int scratchSlots) {
-    this.alpha = alpha;
+  CodingPlan(List<Step> steps, int scratchSubchunks) {
     this.steps = List.copyOf(steps);
-    this.scratchSlots = scratchSlots;
+    this.scratchSubchunks = scratchSubchunks;
   }
 
   List<Step> steps() {
     return steps;
   }
 
-  int scratchSlots() {
-    return scratchSlots;
+  /** Sub-chunks of scratch space the plan needs (for U values), after packing. */
+  int scratchSubchunks() {
+    return scratchSubchunks;
   }
 
   /**
@@ -79,13 +79,12 @@ final class CodingPlan {
     if (s == 0 || steps.isEmpty()) {
       return;
     }
-    long slotBytes = (long) alpha * s;
     ByteBuffer scratch = null;
-    if (scratchSlots > 0) {
-      if (slotBytes * scratchSlots > Integer.MAX_VALUE) {
+    if (scratchSubchunks > 0) {
+      if ((long) s * scratchSubchunks > Integer.MAX_VALUE) {
         throw new IllegalArgumentException("cell too large for Clay scratch space");
       }
-      scratch = Scratch.get((int) slotBytes * scratchSlots, preferDirect(units, out));
+      scratch = Scratch.get(s * scratchSubchunks, preferDirect(units, out));
     }
     for (Step st : steps) {
       int ni = st.inKind.length;
@@ -105,7 +104,7 @@ final class CodingPlan {
           }
           default -> {
             in[j] = scratch;
-            inOff[j] = (int) (st.inId[j] * slotBytes) + base;
+            inOff[j] = base;
           }
         }
       }
@@ -118,7 +117,7 @@ final class CodingPlan {
           oOff[r] = outOff[st.outId[r]] + base;
         } else {
           o[r] = scratch;
-          oOff[r] = (int) (st.outId[r] * slotBytes) + base;
+          oOff[r] = base;
         }
       }
       coder.encode(st.tables, in, inOff, o, oOff, st.run * s, false);
@@ -162,24 +161,6 @@ final class CodingPlan {
     }
   }
 
-  /** Sub-chunks of caller units the plan reads, as unit -> sorted distinct layers. */
-  Map<Integer, int[]> reads() {
-    Map<Integer, java.util.TreeSet<Integer>> m = new java.util.TreeMap<>();
-    for (Step st : steps) {
-      for (int j = 0; j < st.inKind.length; j++) {
-        if (st.inKind[j] == UNIT) {
-          java.util.TreeSet<Integer> set = m.computeIfAbsent(st.inId[j], u -> new java.util.TreeSet<>());
-          for (int r = 0; r < st.run; r++) {
-            set.add(st.inLayer[j] + r);
-          }
-        }
-      }
-    }
-    Map<Integer, int[]> out = new java.util.TreeMap<>();
-    m.forEach((u, set) -> out.put(u, set.stream().mapToInt(Integer::intValue).toArray()));
-    return out;
-  }
-
   private static long key(int kind, int id, int layer) {
     return ((long) kind << 56) | ((long) id << 28) | layer;
   }
@@ -211,16 +192,14 @@ final class CodingPlan {
   /** Builds a plan: collects steps and prepares each distinct matrix once. */
   static final class Builder {
     private final RegionCoder coder;
-    private final int alpha;
     private final List<Step> prelude = new ArrayList<>();
     private final List<Step> layer = new ArrayList<>();
     private final List<Step> fin = new ArrayList<>();
     private final Map<GFMatrix, CodingTables> tables = new HashMap<>();
     private int slots;
 
-    Builder(RegionCoder coder, int alpha) {
+    Builder(RegionCoder coder) {
       this.coder = coder;
-      this.alpha = alpha;
     }
 
     int newSlot() {
@@ -295,7 +274,7 @@ final class CodingPlan {
             throw new IllegalStateException("a final step reads a value no step computes");
           }
         }
-        return new CodingPlan(alpha, mergeAdjacent(order), slots);
+        return compactScratch(mergeAdjacent(order));
       }
 
       private void emit(Step st) {
@@ -323,6 +302,56 @@ final class CodingPlan {
           }
         }
       }
+    }
+
+    /**
+     * Packs scratch: every (slot, layer) a step touches gets its own sub-chunk position,
+     * slot by slot in layer order, so runs stay contiguous and no unused layer takes space.
+     * Afterwards a scratch operand is (SCRATCH, 0, position).
+     */
+    private CodingPlan compactScratch(List<Step> steps) {
+      java.util.TreeSet<Long> used = new java.util.TreeSet<>();
+      for (Step st : steps) {
+        for (int j = 0; j < st.inKind.length; j++) {
+          if (st.inKind[j] == SCRATCH) {
+            for (int r = 0; r < st.run; r++) {
+              used.add(((long) st.inId[j] << 32) | (st.inLayer[j] + r));
+            }
+          }
+        }
+        for (int o = 0; o < st.outKind.length; o++) {
+          if (st.outKind[o] == SCRATCH) {
+            for (int r = 0; r < st.run; r++) {
+              used.add(((long) st.outId[o] << 32) | (st.outLayer[o] + r));
+            }
+          }
+        }
+      }
+      Map<Long, Integer> position = new HashMap<>();
+      for (long u : used) {
+        position.put(u, position.size());
+      }
+      List<Step> out = new ArrayList<>(steps.size());
+      for (Step st : steps) {
+        int[] inId = st.inId.clone();
+        int[] inLayer = st.inLayer.clone();
+        for (int j = 0; j < inId.length; j++) {
+          if (st.inKind[j] == SCRATCH) {
+            inLayer[j] = position.get(((long) inId[j] << 32) | inLayer[j]);
+            inId[j] = 0;
+          }
+        }
+        int[] outId = st.outId.clone();
+        int[] outLayer = st.outLayer.clone();
+        for (int o = 0; o < outId.length; o++) {
+          if (st.outKind[o] == SCRATCH) {
+            outLayer[o] = position.get(((long) outId[o] << 32) | outLayer[o]);
+            outId[o] = 0;
+          }
+        }
+        out.add(new Step(st.matrix, st.tables, st.inKind, inId, inLayer, st.outKind, outId, outLayer, st.run));
+      }
+      return new CodingPlan(out, used.size());
     }
 
     /**
