@@ -1,6 +1,7 @@
 package io.ecrepair.codes.clay;
 
 import io.ecrepair.ecdag.Ecdag;
+import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.CodingTables;
 import io.ecrepair.gf.GFMatrix;
 import io.ecrepair.gf.RegionCoder;
@@ -426,7 +427,7 @@ final class CodingPlan {
       ByteBuffer[] pool = POOL.get();
       int i = direct ? 1 : 0;
       if (pool[i] == null || pool[i].capacity() < bytes) {
-        pool[i] = direct ? ByteBuffer.allocateDirect(bytes) : ByteBuffer.allocate(bytes);
+        pool[i] = direct ? Buffers.alignedDirect(bytes) : ByteBuffer.allocate(bytes);
       }
       return pool[i];
     }
