@@ -427,7 +427,9 @@ final class CodingPlan {
       ByteBuffer[] pool = POOL.get();
       int i = direct ? 1 : 0;
       if (pool[i] == null || pool[i].capacity() < bytes) {
-        pool[i] = direct ? Buffers.alignedDirect(bytes) : ByteBuffer.allocate(bytes);
+        // A multiple of the alignment: Buffers.alignedDirect may come out short otherwise.
+        int size = (bytes + Buffers.ALIGNMENT - 1) / Buffers.ALIGNMENT * Buffers.ALIGNMENT;
+        pool[i] = direct ? Buffers.alignedDirect(size) : ByteBuffer.allocate(size);
       }
       return pool[i];
     }

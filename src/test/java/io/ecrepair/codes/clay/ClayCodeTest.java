@@ -574,4 +574,70 @@ class ClayCodeTest {
       }
     }
   }
+
+  // ---------------------------------------------------------------- offsets and threads
+
+  @Test
+  void encodeHonoursOffsets() {
+    ClayCode code = new ClayCode(5, 3, 4, best);
+    int len = code.alpha() * 6 + 3;
+    ByteBuffer[] units = encodeRandom(code, len, new Random(8), false);
+    ByteBuffer[] data = new ByteBuffer[3];
+    ByteBuffer[] parity = new ByteBuffer[2];
+    int[] dOff = {1, 17, 4};
+    int[] pOff = {9, 2};
+    for (int i = 0; i < 3; i++) {
+      data[i] = ByteBuffer.allocateDirect(len + dOff[i]);
+      data[i].put(dOff[i], units[i], 0, len);
+    }
+    for (int i = 0; i < 2; i++) {
+      parity[i] = ByteBuffer.allocateDirect(len + pOff[i]);
+    }
+    code.encode(data, dOff, parity, pOff, len);
+    for (int i = 0; i < 2; i++) {
+      assertArrayEquals(bytes(units[3 + i], 0, len), bytes(parity[i], pOff[i], len));
+    }
+  }
+
+  @Test
+  void oneCodeServesManyThreads() throws Exception {
+    ClayCode code = new ClayCode(14, 10, 13, best);
+    int len = code.alpha() * 8 + 11;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<?>> jobs = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        final int seed = t;
+        jobs.add(pool.submit(() -> {
+          Random rnd = new Random(seed);
+          for (int round = 0; round < 3; round++) {
+            ByteBuffer[] units = encodeRandom(code, len, rnd, seed % 2 == 0);
+            int lost = rnd.nextInt(14);
+            ByteBuffer[] view = units.clone();
+            view[lost] = null;
+            ByteBuffer out = ByteBuffer.allocate(len);
+            code.repair(lost, view, new int[14], out, 0, len);
+            assertArrayEquals(bytes(units[lost], 0, len), bytes(out, 0, len));
+            int[] lost2 = {rnd.nextInt(5), 5 + rnd.nextInt(5), 10 + rnd.nextInt(4)};
+            ByteBuffer[] view2 = units.clone();
+            ByteBuffer[] outs = new ByteBuffer[3];
+            for (int i = 0; i < 3; i++) {
+              view2[lost2[i]] = null;
+              outs[i] = ByteBuffer.allocate(len);
+            }
+            code.decode(view2, new int[14], lost2, outs, new int[3], len);
+            for (int i = 0; i < 3; i++) {
+              assertArrayEquals(bytes(units[lost2[i]], 0, len), bytes(outs[i], 0, len));
+            }
+          }
+          return null;
+        }));
+      }
+      for (java.util.concurrent.Future<?> f : jobs) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
