@@ -29,7 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p><b>Encoding and decoding</b> are layered decoding (paper, section 3) with m erasures:
  * encode erases the parity units; decode erases the missing units, topped up to m with
  * available units that are then simply not read (parity ones first), so any k available
- * units are read in full.
+ * units are read in full. A decode that must rebuild a single unit (a degraded read) is a
+ * repair when the repair helpers are there: less to read and about half the arithmetic.
  *
  * <p><b>Repair.</b> A single lost unit is repaired bandwidth-optimally from d helpers: every
  * real node of its y-section plus the first other available units in index order; each
@@ -205,6 +206,13 @@ public final class ClayCode implements RepairableCode {
       o[i] = out[toBuildIndex.get(i)];
       oOff[i] = outOff[toBuildIndex.get(i)];
     }
+    if (build.length == 1) {
+      int[] helpers = repairHelpers(build[0], availableUnits(units));
+      if (helpers != null) {
+        repairFrom(build[0], helpers, units, unitOff, o[0], oOff[0], len); // reads d/q of a unit, not k
+        return;
+      }
+    }
     boolean[] erased = padErasures(missing);
     CellLayout layout = new CellLayout(params.alpha(), len);
     decodePlan(erased, build).execute(coder, units, unitOff, o, oOff, layout.subchunkBytes());
@@ -307,19 +315,19 @@ public final class ClayCode implements RepairableCode {
       throw new IllegalArgumentException(name() + " takes " + n + " unit slots, got " + units.length);
     }
     checkUnit(lost);
-    List<Integer> avail = new ArrayList<>();
-    for (int u = 0; u < n; u++) {
-      if (units[u] != null && u != lost) {
-        avail.add(u);
-      }
-    }
-    int[] helpers = repairHelpers(lost, avail.stream().mapToInt(Integer::intValue).toArray());
+    ByteBuffer[] view = units.clone();
+    view[lost] = null;
+    int[] helpers = repairHelpers(lost, availableUnits(view));
     if (helpers == null) {
-      ByteBuffer[] view = units.clone();
-      view[lost] = null;
       decode(view, unitOff, new int[] {lost}, new ByteBuffer[] {out}, new int[] {outOff}, len);
       return;
     }
+    repairFrom(lost, helpers, view, unitOff, out, outOff, len);
+  }
+
+  /** The bandwidth-optimal repair from the given helpers (see {@link #repairHelpers}). */
+  private void repairFrom(int lost, int[] helpers, ByteBuffer[] units, int[] unitOff, ByteBuffer out, int outOff,
+                          int len) {
     CellLayout layout = new CellLayout(params.alpha(), len);
     ByteBuffer[] o = {out};
     int[] oOff = {outOff};
@@ -327,6 +335,16 @@ public final class ClayCode implements RepairableCode {
     if (layout.tailBytes() > 0) {
       codeTail(layout, Arrays.copyOf(helpers, params.k()), units, unitOff, new int[] {lost}, o, oOff);
     }
+  }
+
+  private int[] availableUnits(ByteBuffer[] units) {
+    List<Integer> avail = new ArrayList<>();
+    for (int u = 0; u < units.length; u++) {
+      if (units[u] != null) {
+        avail.add(u);
+      }
+    }
+    return avail.stream().mapToInt(Integer::intValue).toArray();
   }
 
   private CodingPlan repairPlan(int lost, int[] helpers) {

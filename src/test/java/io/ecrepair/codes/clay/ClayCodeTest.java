@@ -179,6 +179,13 @@ class ClayCodeTest {
           assertArrayEquals(bytes(units[lost[i]], 0, len), bytes(out[i], 7, len),
               code.name() + " len " + len + " lost " + Arrays.toString(lost) + " unit " + lost[i]);
         }
+        // only the last missing unit wanted (with several missing: a layered decode that
+        // computes erased units it does not output)
+        int last = lost[lost.length - 1];
+        ByteBuffer one = ByteBuffer.allocate(len);
+        code.decode(view, new int[n], new int[] {last}, new ByteBuffer[] {one}, new int[1], len);
+        assertArrayEquals(bytes(units[last], 0, len), bytes(one, 0, len),
+            code.name() + " len " + len + " lost " + Arrays.toString(lost) + " only " + last);
       }
     }
   }
