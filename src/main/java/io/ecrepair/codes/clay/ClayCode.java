@@ -42,8 +42,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * pattern is repaired with less here, although the code allows it for some (e.g. up to q-1
  * failures in one y-section when d = n-1).
  *
- * <p>Plans (per erasure pattern) and coding tables are compiled once and cached; the class is
- * thread-safe. Scratch space (U of up to n units) is per thread and reused.
+ * <p><b>Performance.</b> Each procedure is compiled once per erasure pattern into a
+ * {@link CodingPlan}: few region calls over runs of contiguous sub-chunks (pair transforms
+ * over runs of q^y layers, one call per layer, or per run of layers sharing a matrix, for the
+ * base-code step), with coding tables prepared once. Plans are cached; the class is
+ * thread-safe. Scratch space for uncoupled values (at most about n units) is per thread and
+ * reused.
  */
 public final class ClayCode implements RepairableCode {
   private static final int MAX_CACHED_PLANS = 256;
