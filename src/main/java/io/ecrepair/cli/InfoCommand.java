@@ -16,6 +16,9 @@ import picocli.CommandLine.Model.CommandSpec;
     description = "Show a policy's parameters: n, k, m, sub-packetization, sub-chunk size, repair read per lost block, "
         + "fault tolerance, storage overhead.")
 final class InfoCommand implements Callable<Integer> {
+  /** Below this, sub-chunk reads get small and slow (DESIGN.md section 3). */
+  static final int MIN_SUBCHUNK = 4096;
+
   @Spec
   CommandSpec spec;
 
@@ -50,6 +53,15 @@ final class InfoCommand implements Callable<Integer> {
     info.put("storageOverhead", (double) code.n() / code.k());
     info.putAll(code.family().details(code));
     PrintWriter out = spec.commandLine().getOut();
+    int subchunk = policy.cellSize() / alpha;
+    String warning = alpha > 1 && subchunk < MIN_SUBCHUNK
+        ? "sub-chunks of " + subchunk + " bytes are under 4 KiB: repair reads become small and slow; use cells of at least "
+            + (long) alpha * MIN_SUBCHUNK + " bytes"
+        : null;
+    if (warning != null) {
+      info.put("warning", warning);
+      spec.commandLine().getErr().println("ec-repair info: warning: " + warning);
+    }
     if (json.enabled) {
       JsonOutput.print(out, info);
       return 0;

@@ -1,5 +1,6 @@
 package io.ecrepair.codes;
 
+import io.ecrepair.codes.clay.ClayFamily;
 import io.ecrepair.codes.lrc.LrcFamily;
 import io.ecrepair.codes.rs.RsFamily;
 import java.util.List;
@@ -7,7 +8,7 @@ import java.util.stream.Collectors;
 
 /** The codecs this build knows. */
 public final class Codecs {
-  private static final List<CodecFamily> FAMILIES = List.of(new RsFamily(), new LrcFamily());
+  private static final List<CodecFamily> FAMILIES = List.of(new RsFamily(), new ClayFamily(), new LrcFamily());
 
   private Codecs() {}
 

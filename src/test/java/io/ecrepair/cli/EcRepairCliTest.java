@@ -212,6 +212,40 @@ class EcRepairCliTest {
   }
 
   @Test
+  void clayRepairReadsThirteenQuartersOfTheLostBlock() throws Exception {
+    Run info = run("info", "--policy", "CLAY-10-4-1024k", "--json");
+    assertEquals(0, info.code(), info.err());
+    assertEquals(256, info.json().get("alpha").asInt());
+    assertEquals(3.25, info.json().get("repairBlocksPerLostBlock").asDouble());
+
+    // CLAY-10-4 with 64 KiB cells (sub-chunks of 256 bytes), blocks of two cells, one full group.
+    byte[] data = new byte[10 * 131072];
+    new Random(29).nextBytes(data);
+    Path in = tmp.resolve("in.bin");
+    Files.write(in, data);
+    Path dir = tmp.resolve("clay");
+    assertEquals(0, run("encode", "--policy", "CLAY-10-4-64k", "--input", in.toString(), "--output", dir.toString(),
+        "--block-size", "131072").code());
+    for (int lost : new int[] {0, 5, 11}) {
+      byte[] original = Files.readAllBytes(dir.resolve("g0_b" + lost));
+      Files.delete(dir.resolve("g0_b" + lost));
+      Run r = run("repair", "--input", dir.toString(), "--lost", "" + lost, "--json");
+      assertEquals(0, r.code(), r.err());
+      assertArrayEquals(original, Files.readAllBytes(dir.resolve("g0_b" + lost)), "unit " + lost);
+      assertEquals(original.length * 13L / 4, r.json().get("bytesRead").asLong(), "13/4 of the lost block");
+      JsonNode reads = r.json().get("groups").get(0).get("reads");
+      assertEquals(13, reads.size(), "d = 13 helpers");
+      for (JsonNode ranges : reads) {
+        long sum = 0;
+        for (JsonNode range : ranges) {
+          sum += range.get(1).asLong();
+        }
+        assertEquals(original.length / 4, sum, "each helper sends a quarter of its block");
+      }
+    }
+  }
+
+  @Test
   void encodeRefusesBadInputWithoutTouchingAnything() throws Exception {
     Path in = tmp.resolve("in.bin");
     Files.write(in, new byte[5000]);
