@@ -58,7 +58,7 @@ static void xor_region(const unsigned char *src, unsigned char *dst, jint len) {
 JNIEXPORT jint JNICALL Java_io_ecrepair_gf_IsalNative_abiVersion(JNIEnv *env, jclass cls) {
   (void) env;
   (void) cls;
-  return 2;
+  return 3;
 }
 
 JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_initTables(
@@ -192,9 +192,10 @@ JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_xorArrays(
 }
 
 /*
- * A whole LinearProgram in one call: code = [steps, then per step: k, rows, tableOffset,
+ * A whole LinearProgram in one call: code = [steps, then per step: k, rows, tableOffset, width,
  * k x (buffer, unit), rows x (buffer, unit)]; region (b, u) starts at
- * address(buffers[b]) + bases[b] + u * unit. Java checked every region against its buffer.
+ * address(buffers[b]) + bases[b] + u * unit and is width * unit bytes long. Java checked
+ * every region against its buffer.
  */
 JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_runProgram(
     JNIEnv *env, jclass cls, jobject tables, jintArray code, jobjectArray buffers, jintArray bases,
@@ -225,13 +226,13 @@ JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_runProgram(
   jint p = 1;
   const char *error = NULL;
   for (jint step = 0; step < c[0] && error == NULL; step++) {
-    if (p + 3 > ncode) {
+    if (p + 4 > ncode) {
       error = "ec-repair native: truncated program";
       break;
     }
-    jint k = c[p], rows = c[p + 1], toff = c[p + 2];
-    p += 3;
-    if (k < 1 || k > MAX_REGIONS || rows < 1 || rows > MAX_REGIONS || p + 2 * (k + rows) > ncode) {
+    jint k = c[p], rows = c[p + 1], toff = c[p + 2], width = c[p + 3];
+    p += 4;
+    if (k < 1 || k > MAX_REGIONS || rows < 1 || rows > MAX_REGIONS || width < 1 || p + 2 * (k + rows) > ncode) {
       error = "ec-repair native: malformed program step";
       break;
     }
@@ -249,7 +250,7 @@ JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_runProgram(
       }
     }
     if (error == NULL) {
-      ec_encode_data(unit, k, rows, g + toff, in, out);
+      ec_encode_data(width * unit, k, rows, g + toff, in, out);
     }
   }
   (*env)->ReleaseIntArrayElements(env, code, c, JNI_ABORT);

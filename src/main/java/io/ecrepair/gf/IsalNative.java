@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  */
 final class IsalNative {
   /** Bumped whenever these signatures change, so a stale library is refused. */
-  static final int ABI_VERSION = 2;
+  static final int ABI_VERSION = 3;
 
   private IsalNative() {}
 

@@ -15,14 +15,26 @@ public final class LinearProgram {
   /** A region: the unit-th unitBytes-long piece of a buffer, after its base offset. */
   public record Ref(int buffer, int unit) {}
 
-  /** outputs = matrix x inputs. */
-  public record Step(GFMatrix matrix, List<Ref> inputs, List<Ref> outputs) {
+  /**
+   * outputs = matrix x inputs, over regions {@code width} units long: region (b, u) of a step
+   * is bytes [base[b] + u*unitBytes, +width*unitBytes), so one step can cover a run of
+   * consecutive units (e.g. sub-chunks of consecutive layers) in one call.
+   */
+  public record Step(GFMatrix matrix, List<Ref> inputs, List<Ref> outputs, int width) {
     public Step {
       if (matrix.cols() != inputs.size() || matrix.rows() != outputs.size() || inputs.isEmpty() || outputs.isEmpty()) {
         throw new IllegalArgumentException("a step's matrix must be outputs x inputs, both non-empty");
       }
+      if (width < 1) {
+        throw new IllegalArgumentException("a step covers at least one unit, got width " + width);
+      }
       inputs = List.copyOf(inputs);
       outputs = List.copyOf(outputs);
+    }
+
+    /** A step over single units. */
+    public Step(GFMatrix matrix, List<Ref> inputs, List<Ref> outputs) {
+      this(matrix, inputs, outputs, 1);
     }
   }
 
@@ -43,7 +55,7 @@ public final class LinearProgram {
           if (r.buffer() < 0 || r.buffer() >= bufferCount || r.unit() < 0) {
             throw new IllegalArgumentException("region " + r + " outside the program's " + bufferCount + " buffers");
           }
-          maxUnit[r.buffer()] = Math.max(maxUnit[r.buffer()], r.unit());
+          maxUnit[r.buffer()] = Math.max(maxUnit[r.buffer()], r.unit() + s.width() - 1);
         }
       }
     }
@@ -102,7 +114,7 @@ public final class LinearProgram {
     return t;
   }
 
-  /** [steps, then per step: k, rows, tableOffset, k x (buffer, unit), rows x (buffer, unit)]. */
+  /** [steps, then per step: k, rows, tableOffset, width, k x (buffer, unit), rows x (buffer, unit)]. */
   record NativeForm(int[] code, ByteBuffer tables) {
     static NativeForm build(LinearProgram p, NativeRegionCoder coder) {
       List<Integer> code = new ArrayList<>();
@@ -120,6 +132,7 @@ public final class LinearProgram {
         code.add(s.inputs().size());
         code.add(s.outputs().size());
         code.add(offset);
+        code.add(s.width());
         for (Ref r : s.inputs()) {
           code.add(r.buffer());
           code.add(r.unit());

@@ -27,7 +27,7 @@ final class ProgramSteps {
         out[j] = buffers[r.buffer()];
         outOff[j] = bases[r.buffer()] + r.unit() * unitBytes;
       }
-      coder.encode(tables[i], in, inOff, out, outOff, unitBytes, false);
+      coder.encode(tables[i], in, inOff, out, outOff, s.width() * unitBytes, false);
     }
   }
 }

@@ -28,13 +28,23 @@ class LinearProgramTest {
       for (int j = 0; j < k; j++) {
         in.add(written.get(rnd.nextInt(written.size())));
       }
+      int width = 1 + rnd.nextInt(3);
+      for (int j = 0; j < in.size(); j++) {
+        LinearProgram.Ref r = in.get(j);
+        if (r.buffer() < 3 && r.unit() + width > 4) { // inputs stay inside the written units
+          in.set(j, new LinearProgram.Ref(r.buffer(), 4 - width));
+        } else if (r.buffer() == 3 && r.unit() + width > nextWork) {
+          in.set(j, new LinearProgram.Ref(0, 0));
+        }
+      }
       List<LinearProgram.Ref> out = new ArrayList<>();
       for (int r = 0; r < rows; r++) {
-        out.add(new LinearProgram.Ref(3, nextWork++));
+        out.add(new LinearProgram.Ref(3, nextWork));
+        nextWork += width;
       }
       byte[] m = new byte[rows * k];
       rnd.nextBytes(m);
-      s.add(new LinearProgram.Step(new GFMatrix(rows, k, m), in, out));
+      s.add(new LinearProgram.Step(new GFMatrix(rows, k, m), in, out, width));
       written.addAll(out);
     }
     return new LinearProgram(4, s);
@@ -43,9 +53,10 @@ class LinearProgramTest {
   /** The definition, byte by byte. */
   private static void reference(LinearProgram p, byte[][] buf, int[] base, int unit) {
     for (LinearProgram.Step s : p.steps()) {
-      byte[][] result = new byte[s.outputs().size()][unit];
+      int len = s.width() * unit;
+      byte[][] result = new byte[s.outputs().size()][len];
       for (int r = 0; r < result.length; r++) {
-        for (int i = 0; i < unit; i++) {
+        for (int i = 0; i < len; i++) {
           int acc = 0;
           for (int j = 0; j < s.inputs().size(); j++) {
             LinearProgram.Ref in = s.inputs().get(j);
@@ -56,7 +67,7 @@ class LinearProgramTest {
       }
       for (int r = 0; r < result.length; r++) {
         LinearProgram.Ref o = s.outputs().get(r);
-        System.arraycopy(result[r], 0, buf[o.buffer()], base[o.buffer()] + o.unit() * unit, unit);
+        System.arraycopy(result[r], 0, buf[o.buffer()], base[o.buffer()] + o.unit() * unit, len);
       }
     }
   }
@@ -74,7 +85,7 @@ class LinearProgramTest {
       int[] base = {rnd.nextInt(10), rnd.nextInt(10), rnd.nextInt(10), rnd.nextInt(10)};
       byte[][] expected = new byte[4][];
       for (int b = 0; b < 4; b++) {
-        expected[b] = new byte[base[b] + 100 * Math.max(unit, 1)];
+        expected[b] = new byte[base[b] + 300 * Math.max(unit, 1)];
         if (b < 3) {
           rnd.nextBytes(expected[b]);
         }

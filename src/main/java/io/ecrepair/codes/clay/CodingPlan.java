@@ -4,6 +4,7 @@ import io.ecrepair.ecdag.Ecdag;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.CodingTables;
 import io.ecrepair.gf.GFMatrix;
+import io.ecrepair.gf.LinearProgram;
 import io.ecrepair.gf.RegionCoder;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -57,6 +58,7 @@ final class CodingPlan {
 
   private final List<Step> steps;
   private final int scratchSubchunks;
+  private volatile Compiled compiled;
 
   CodingPlan(List<Step> steps, int scratchSubchunks) {
     this.steps = List.copyOf(steps);
@@ -87,43 +89,48 @@ final class CodingPlan {
       }
       scratch = Scratch.get(s * scratchSubchunks, preferDirect(units, out));
     }
-    for (Step st : steps) {
-      int ni = st.inKind.length;
-      int no = st.outKind.length;
-      ByteBuffer[] in = new ByteBuffer[ni];
-      int[] inOff = new int[ni];
-      for (int j = 0; j < ni; j++) {
-        int base = st.inLayer[j] * s;
-        switch (st.inKind[j]) {
-          case UNIT -> {
-            in[j] = units[st.inId[j]];
-            inOff[j] = unitOff[st.inId[j]] + base;
-          }
-          case OUT -> {
-            in[j] = out[st.inId[j]];
-            inOff[j] = outOff[st.inId[j]] + base;
-          }
-          default -> {
-            in[j] = scratch;
-            inOff[j] = base;
-          }
-        }
-      }
-      ByteBuffer[] o = new ByteBuffer[no];
-      int[] oOff = new int[no];
-      for (int r = 0; r < no; r++) {
-        int base = st.outLayer[r] * s;
-        if (st.outKind[r] == OUT) {
-          o[r] = out[st.outId[r]];
-          oOff[r] = outOff[st.outId[r]] + base;
-        } else {
-          o[r] = scratch;
-          oOff[r] = base;
-        }
-      }
-      coder.encode(st.tables, in, inOff, o, oOff, st.run * s, false);
-    }
+    ByteBuffer[] buffers = new ByteBuffer[units.length + out.length + 1];
+    int[] bases = new int[buffers.length];
+    System.arraycopy(units, 0, buffers, 0, units.length);
+    System.arraycopy(unitOff, 0, bases, 0, units.length);
+    System.arraycopy(out, 0, buffers, units.length, out.length);
+    System.arraycopy(outOff, 0, bases, units.length, out.length);
+    buffers[buffers.length - 1] = scratch;
+    // One compiled program: the native coder runs every step in a single call.
+    coder.run(program(units.length, out.length), buffers, bases, s);
   }
+
+  /** The plan as a LinearProgram over [units..., outputs..., scratch], built once per shape. */
+  private LinearProgram program(int unitCount, int outCount) {
+    Compiled c = compiled;
+    if (c == null || c.unitCount != unitCount || c.outCount != outCount) {
+      List<LinearProgram.Step> ls = new ArrayList<>();
+      for (Step st : steps) {
+        List<LinearProgram.Ref> in = new ArrayList<>();
+        for (int j = 0; j < st.inKind.length; j++) {
+          in.add(ref(st.inKind[j], st.inId[j], st.inLayer[j], unitCount, outCount));
+        }
+        List<LinearProgram.Ref> o = new ArrayList<>();
+        for (int r = 0; r < st.outKind.length; r++) {
+          o.add(ref(st.outKind[r], st.outId[r], st.outLayer[r], unitCount, outCount));
+        }
+        ls.add(new LinearProgram.Step(st.matrix, in, o, st.run));
+      }
+      c = new Compiled(unitCount, outCount, new LinearProgram(unitCount + outCount + 1, ls));
+      compiled = c;
+    }
+    return c.program;
+  }
+
+  private static LinearProgram.Ref ref(int kind, int id, int layer, int unitCount, int outCount) {
+    return switch (kind) {
+      case UNIT -> new LinearProgram.Ref(id, layer);
+      case OUT -> new LinearProgram.Ref(unitCount + id, layer);
+      default -> new LinearProgram.Ref(unitCount + outCount, layer);
+    };
+  }
+
+  private record Compiled(int unitCount, int outCount, LinearProgram program) {}
 
   /**
    * Adds the plan's operations to a graph, one vertex per output sub-chunk: caller units are
