@@ -27,9 +27,10 @@ import java.util.Arrays;
  * row r for every read row r; the <i>butterfly step</i> takes each read row of B, which
  * contains exactly one sub-chunk of column c outside the read rows, every other term being
  * read or already rebuilt, and solves it for that sub-chunk. A lost H: H[r] for the read
- * (bottom) rows is the XOR of the read data row; each read B row holds, outside the read
- * rows, exactly one whole top data row g (the H_w(a A) part of the recursion), so H[g] = B[r] +
- * its read terms. A lost B is re-encoded from the data. The construction checks these
+ * (bottom) rows is the XOR of the read data row; each read B row r is H[alpha-1-r] (the H_w(a A)
+ * part of the top level) plus terms of read rows, so H[alpha-1-r] = B[r] + those terms. A lost
+ * B is re-encoded from the data. Partial horizontal parities inside B rows are taken from read
+ * or rebuilt H rows where that is shorter. The construction checks these
  * exactly-one-unknown properties while it builds each graph, so a wrong read set cannot
  * produce a wrong graph silently.
  */
@@ -148,26 +149,28 @@ final class SingleNodeRepair {
       }
       rebuilt[r] = x.repaired(g, hUnit, r);
     }
-    // Unread rows: a read B row = (one whole unread data row g) + read terms, so H[g] = B[r] + read terms.
+    // Unread rows: a read B row is H[g] of one unread row g plus terms of read rows only (the
+    // H_w(a A) part of the top level), the partial horizontal parities among them taken from
+    // the H rows just rebuilt; so H[g] = B[r] + those terms.
     for (int r = alpha / 2; r < alpha; r++) {
       Xor x = Xor.of(leaf.of(bUnit, r));
-      int unreadRow = -1;
-      int unreadTerms = 0;
-      for (int t : p.butterflyRow(r)) {
+      int unknown = -1;
+      for (int t : p.butterflyRowFromDataAndH(r)) {
+        int unit = p.unitOf(t);
         int row = p.rowOf(t);
         if (row >= alpha / 2) {
-          x.add(leaf.of(p.unitOf(t), row));
-        } else if (unreadRow < 0 || unreadRow == row) {
-          unreadRow = row;
-          unreadTerms++;
+          x.add(unit == hUnit ? rebuilt[row] : leaf.of(unit, row));
+        } else if (unit == hUnit && unknown < 0) {
+          unknown = row;
         } else {
-          throw new IllegalStateException("Butterfly(" + k + "): B row " + r + " spans two unread rows");
+          throw new IllegalStateException("Butterfly(" + k + "): B row " + r + " has a second unread term ("
+              + unit + ", " + row + ") when repairing H");
         }
       }
-      if (unreadRow < 0 || unreadTerms != k) {
-        throw new IllegalStateException("Butterfly(" + k + "): B row " + r + " does not hold one whole data row");
+      if (unknown < 0) {
+        throw new IllegalStateException("Butterfly(" + k + "): B row " + r + " holds no unread H row");
       }
-      rebuilt[unreadRow] = x.repaired(g, hUnit, unreadRow);
+      rebuilt[unknown] = x.repaired(g, hUnit, unknown);
     }
     checkComplete(rebuilt, k, hUnit);
     return g.build();
