@@ -1,5 +1,6 @@
 package io.ecrepair.codes;
 
+import io.ecrepair.codes.butterfly.ButterflyFamily;
 import io.ecrepair.codes.clay.ClayFamily;
 import io.ecrepair.codes.lrc.LrcFamily;
 import io.ecrepair.codes.rs.RsFamily;
@@ -8,7 +9,7 @@ import java.util.stream.Collectors;
 
 /** The codecs this build knows. */
 public final class Codecs {
-  private static final List<CodecFamily> FAMILIES = List.of(new RsFamily(), new ClayFamily(), new LrcFamily());
+  private static final List<CodecFamily> FAMILIES = List.of(new RsFamily(), new ClayFamily(), new ButterflyFamily(), new LrcFamily());
 
   private Codecs() {}
 

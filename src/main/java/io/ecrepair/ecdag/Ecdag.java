@@ -93,8 +93,8 @@ public final class Ecdag {
     private final int subchunks;
     private final List<Vertex> vertices = new ArrayList<>();
     private final List<Edge> edges = new ArrayList<>();
-    private final Map<Long, Integer> leafIds = new HashMap<>();
-    private final Map<Long, Integer> repairedIds = new HashMap<>();
+    private final Map<Integer, Integer> leafIds = new HashMap<>();
+    private final Map<Integer, Integer> repairedIds = new HashMap<>();
 
     private Builder(int subchunks) {
       if (subchunks < 1) {
@@ -199,8 +199,9 @@ public final class Ecdag {
       }
     }
 
-    private static long key(int block, int subchunk) {
-      return ((long) block << 32) | subchunk;
+    /** Unique per (block, subchunk), and spread well by Integer's identity hash. */
+    private int key(int block, int subchunk) {
+      return block * subchunks + subchunk;
     }
   }
 }

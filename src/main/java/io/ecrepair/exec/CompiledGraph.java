@@ -50,7 +50,7 @@ public final class CompiledGraph {
     int scratchBuffer = blockBuffers + lostBlocks.length;
     LinearProgram.Ref[] ref = new LinearProgram.Ref[graph.vertices().size()];
     int scratchUnits = 0;
-    Map<String, StepBuilder> steps = new LinkedHashMap<>();
+    Map<InputSet, StepBuilder> steps = new LinkedHashMap<>();
     for (Ecdag.Vertex v : graph.vertices()) {
       switch (v.kind()) {
         case LEAF -> ref[v.id()] = new LinearProgram.Ref(v.block(), v.subchunk());
@@ -62,7 +62,7 @@ public final class CompiledGraph {
       if (v.kind() == Ecdag.Kind.INNER || v.kind() == Ecdag.Kind.REPAIRED) {
         List<Ecdag.Edge> in = new ArrayList<>(graph.inputs(v.id()));
         in.sort((a, b) -> Integer.compare(a.from(), b.from()));
-        String key = in.stream().map(e -> Integer.toString(e.from())).reduce((a, b) -> a + "," + b).orElseThrow();
+        InputSet key = new InputSet(in.stream().mapToInt(Ecdag.Edge::from).toArray());
         StepBuilder step = steps.computeIfAbsent(key, k -> new StepBuilder(in.stream().map(e -> ref[e.from()]).toList()));
         step.addRow(in.stream().mapToInt(Ecdag.Edge::coef).toArray(), ref[v.id()]);
       }
@@ -115,6 +115,19 @@ public final class CompiledGraph {
       scratch.set(b);
     }
     return b;
+  }
+
+  /** The sorted input vertex ids of a vertex: equal sets share one step. */
+  private record InputSet(int[] ids) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof InputSet other && Arrays.equals(ids, other.ids);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(ids);
+    }
   }
 
   private static final class StepBuilder {

@@ -246,6 +246,41 @@ class EcRepairCliTest {
   }
 
   @Test
+  void butterflyDataRepairReadsHalfOfEveryHelper() throws Exception {
+    assertOneLineError(run("info", "--policy", "BUTTERFLY-10-3-1024k"), "exactly 2 parity units");
+    Run info = run("info", "--policy", "BUTTERFLY-10-2-1024k", "--json");
+    assertEquals(0, info.code());
+    assertEquals(512, info.json().get("alpha").asInt());
+    assertTrue(info.json().get("warning").asText().contains("under 4 KiB"), "2 KiB sub-chunks are warned about");
+
+    // BUTTERFLY-10-2 with 512 KiB cells (1 KiB sub-chunks), one full group of one-cell blocks.
+    byte[] data = new byte[10 * 524288];
+    new Random(31).nextBytes(data);
+    Path in = tmp.resolve("in.bin");
+    Files.write(in, data);
+    Path dir = tmp.resolve("bf");
+    assertEquals(0, run("encode", "--policy", "BUTTERFLY-10-2-512k", "--input", in.toString(), "--output", dir.toString(),
+        "--block-size", "524288").code());
+    for (int lost : new int[] {0, 4, 9}) {
+      byte[] original = Files.readAllBytes(dir.resolve("g0_b" + lost));
+      Files.delete(dir.resolve("g0_b" + lost));
+      Run r = run("repair", "--input", dir.toString(), "--lost", "" + lost, "--json");
+      assertEquals(0, r.code(), r.err());
+      assertArrayEquals(original, Files.readAllBytes(dir.resolve("g0_b" + lost)), "unit " + lost);
+      assertEquals(original.length * 11L / 2, r.json().get("bytesRead").asLong(), "(n-1)/2 blocks");
+      JsonNode reads = r.json().get("groups").get(0).get("reads");
+      assertEquals(11, reads.size(), "all n-1 helpers");
+      for (JsonNode ranges : reads) {
+        long sum = 0;
+        for (JsonNode range : ranges) {
+          sum += range.get(1).asLong();
+        }
+        assertEquals(original.length / 2, sum, "half of each helper");
+      }
+    }
+  }
+
+  @Test
   void encodeRefusesBadInputWithoutTouchingAnything() throws Exception {
     Path in = tmp.resolve("in.bin");
     Files.write(in, new byte[5000]);
