@@ -71,12 +71,12 @@ public final class CoderBenchmark {
     return results;
   }
 
-  /** Decode with one lost unit (the common case) and with as many as the code always survives (m for MDS codes). */
+  /** Decode every number of lost data units from 1 to as many as the code always survives (m for MDS codes). */
   static List<Integer> erasureCounts(String op, int tolerated) {
     if (!op.equals("decode")) {
       return List.of(0);
     }
-    return tolerated == 1 ? List.of(1) : List.of(1, tolerated);
+    return java.util.stream.IntStream.rangeClosed(1, tolerated).boxed().toList();
   }
 
   private double measure(CoderImpl impl, CodeSpec spec, int cell, String op, int erasures, int threads)

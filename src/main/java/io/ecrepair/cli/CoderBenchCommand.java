@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "coder", mixinStandardHelpOptions = true,
     description = {"Encode, decode and repair throughput of our native ISA-L path, our Java path, Hadoop's rs_java "
         + "and raw ISA-L (isal-bench), one after another in one run, with ratios.",
-        "MB = 10^6 bytes: of data for encode and decode (decode rebuilds 1 lost data unit and as many as the code always survives: m for MDS codes), of rebuilt data for "
+        "MB = 10^6 bytes: of data for encode and decode (decode rebuilds 1, 2, ... lost data units, up to as many as the code always survives: m for MDS codes), of rebuilt data for "
         + "repair (one lost data block, with the code's cheapest repair).",
         "Each non-RS policy is measured beside RS with the same (k, m) and cell."})
 final class CoderBenchCommand implements Callable<Integer> {

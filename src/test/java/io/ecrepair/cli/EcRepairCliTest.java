@@ -316,7 +316,7 @@ class EcRepairCliTest {
     if (io.ecrepair.gf.RegionCoders.nativeRequired()) {
       assertTrue(impls.containsAll(Set.of("native", "isal-c")), impls.toString());
     }
-    // encode, decode with 1 lost, decode with m lost, repair
+    // encode, decode with 1 and 2 lost, repair
     assertEquals(4, r.json().get("ratios").size());
     for (JsonNode x : results) {
       if (x.get("op").asText().equals("repair")) {
