@@ -158,7 +158,17 @@ public final class GFMatrix {
 
   /** The rank, by elimination on a copy. */
   public int rank() {
+    return pivotColumns().length;
+  }
+
+  /**
+   * The pivot columns of the row echelon form (by elimination on a copy): their number is the
+   * rank, and the rows restricted to them form an invertible square when the rows are
+   * independent.
+   */
+  public int[] pivotColumns() {
     byte[] m = a.clone();
+    int[] pivots = new int[Math.min(rows, cols)];
     int rank = 0;
     for (int col = 0; col < cols && rank < rows; col++) {
       int pivot = rank;
@@ -176,9 +186,9 @@ public final class GFMatrix {
           addScaledRow(m, cols, rank, r, f);
         }
       }
-      rank++;
+      pivots[rank++] = col;
     }
-    return rank;
+    return java.util.Arrays.copyOf(pivots, rank);
   }
 
   private static void swapRows(byte[] m, int width, int r1, int r2) {

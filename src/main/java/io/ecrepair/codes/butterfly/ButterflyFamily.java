@@ -1,23 +1,19 @@
 package io.ecrepair.codes.butterfly;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.codes.CodecFamily;
+import io.ecrepair.codes.SingleCodecFamily;
 import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.gf.RegionCoder;
 
 /** The {@code butterfly} codec: m must be 2, 2 <= k <= 14, alpha = 2^(k-1). */
-public final class ButterflyFamily implements CodecFamily {
+public final class ButterflyFamily extends SingleCodecFamily {
   public static final String CODEC = "butterfly";
 
-  @Override
-  public boolean accepts(String codec) {
-    return CODEC.equals(codec);
+  public ButterflyFamily() {
+    super(CODEC);
   }
 
-  @Override
-  public String namePattern() {
-    return CODEC;
-  }
+
 
   @Override
   public void validate(String codec, int k, int m) {

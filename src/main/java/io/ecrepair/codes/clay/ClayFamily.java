@@ -1,7 +1,7 @@
 package io.ecrepair.codes.clay;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.codes.CodecFamily;
+import io.ecrepair.codes.SingleCodecFamily;
 import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.gf.RegionCoder;
 import java.util.LinkedHashMap;
@@ -11,18 +11,14 @@ import java.util.Map;
  * Codec {@code clay}: the Clay code with d = n - 1 helpers (q = m), the only d a Hadoop raw
  * coder can derive from (k, m). Repairing a lost block reads d/q blocks instead of k.
  */
-public final class ClayFamily implements CodecFamily {
+public final class ClayFamily extends SingleCodecFamily {
   public static final String CODEC = "clay";
 
-  @Override
-  public boolean accepts(String codec) {
-    return CODEC.equals(codec);
+  public ClayFamily() {
+    super(CODEC);
   }
 
-  @Override
-  public String namePattern() {
-    return CODEC;
-  }
+
 
   @Override
   public void validate(String codec, int k, int m) {

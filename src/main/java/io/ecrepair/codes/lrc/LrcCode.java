@@ -435,38 +435,10 @@ public final class LrcCode implements RepairableCode {
     return new GFMatrix(p.n(), k, e);
   }
 
-  /** rank(s) columns where the rows of s (independent) are independent, by elimination on a copy. */
+  /** Columns on which the (independent) rows of s are independent. */
   private static int[] pivotColumns(GFMatrix s) {
-    int rows = s.rows();
-    int cols = s.cols();
-    byte[] a = s.toArray();
-    int[] pivots = new int[rows];
-    int r = 0;
-    for (int c = 0; c < cols && r < rows; c++) {
-      int p = r;
-      while (p < rows && a[p * cols + c] == 0) {
-        p++;
-      }
-      if (p == rows) {
-        continue;
-      }
-      for (int j = 0; j < cols; j++) {
-        byte t = a[p * cols + j];
-        a[p * cols + j] = a[r * cols + j];
-        a[r * cols + j] = t;
-      }
-      byte inv = GF256.inv(a[r * cols + c]);
-      for (int q = r + 1; q < rows; q++) {
-        byte f = GF256.mul(a[q * cols + c], inv);
-        if (f != 0) {
-          for (int j = c; j < cols; j++) {
-            a[q * cols + j] ^= GF256.mul(f, a[r * cols + j]);
-          }
-        }
-      }
-      pivots[r++] = c;
-    }
-    if (r != rows) {
+    int[] pivots = s.pivotColumns();
+    if (pivots.length != s.rows()) {
       throw new IllegalStateException("rows are dependent");
     }
     return pivots;

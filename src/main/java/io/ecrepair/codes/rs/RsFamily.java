@@ -1,23 +1,19 @@
 package io.ecrepair.codes.rs;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.codes.CodecFamily;
+import io.ecrepair.codes.SingleCodecFamily;
 import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.gf.RegionCoder;
 
 /** Hadoop's {@code rs} codec: Reed-Solomon, repair reads any k blocks. */
-public final class RsFamily implements CodecFamily {
+public final class RsFamily extends SingleCodecFamily {
   public static final String CODEC = "rs";
 
-  @Override
-  public boolean accepts(String codec) {
-    return CODEC.equals(codec);
+  public RsFamily() {
+    super(CODEC);
   }
 
-  @Override
-  public String namePattern() {
-    return CODEC;
-  }
+
 
   @Override
   public void validate(String codec, int k, int m) {
