@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 
 /**
  * Clay (coupled-layer) codes, Vajha et al., FAST'18: an MSR code for any k <= d <= n-1 built
@@ -38,9 +39,34 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #repairSubchunks}), in runs of q^y contiguous sub-chunks; the tail (fewer than alpha
  * bytes per cell) comes byte-wise from k helpers through the base code. If the available
  * units lack a node of the y-section or number fewer than d, repair falls back to decoding.
- * Several lost units are always rebuilt by a full decode (k units read); no multi-failure
- * pattern is repaired with less here, although the code allows it for some (e.g. up to q-1
- * failures in one y-section when d = n-1).
+ *
+ * <p><b>Repair of several lost units</b> (paper, Appendix A, Algorithm 1; {@link
+ * RepairPattern}) reads less than a full decode for these patterns of f >= 2 lost units,
+ * with e_y of them in y-section y:
+ * <ul>
+ *   <li>d = n-1: all f lost units in one y-section (so f <= q-1; f <= q - nu in section 0,
+ *       which holds the nu virtual nodes), and all n - f other units available; they are
+ *       the helpers (d_e = n - f);
+ *   <li>d &lt; n-1: f <= n - d, every other real unit of a y-section holding a lost unit
+ *       available, and at least d available units in all; the helpers are those y-section
+ *       mates, then the other available units in index order, d_e = d of them; the rest
+ *       are aloof (never read);
+ *   <li>and in both cases (Remark 1) only when the repair reads fewer sub-chunks than a
+ *       decode, k * alpha (so never with a whole y-section lost).
+ * </ul>
+ * Each helper sends at most beta_e = alpha - prod_y (q - e_y) sub-chunks, the layers with a
+ * hole-dot ({@link #repairSubchunks(int[])}). With d = n-1 the repair reads exactly
+ * d_e * beta_e ({@link #repairSubchunkCount}). With d &lt; n-1 it may read fewer: a layer
+ * that knows more than k' positions decodes from k' of them and leaves out those whose
+ * sub-chunks are not otherwise read; Remark 1 is applied to what is actually read, so
+ * some patterns the paper would decode (d_e * beta_e >= k * alpha) are repaired, e.g.
+ * Clay(8,4,6) with 2 lost units in one y-section: 96 sub-chunks, not 6 x 18 = 108 = k * alpha
+ * (and 84 or 86 instead of 6 x 15 = 90 with the 2 in two y-sections). Examples for
+ * Clay(14,10,13): 2 lost units of one section read 12 x 128 sub-chunks, 3 read 11 x 192,
+ * against 10 x 256 for a decode. Virtual nodes count as helpers for free: they are known
+ * zeros, never read and never counted in d_e; e_y counts lost real units; only the real
+ * units of a lost unit's y-section must be available. Every other pattern of up to m lost
+ * units is decoded. The tail bytes come from k of the helpers.
  *
  * <p><b>Performance.</b> Each procedure is compiled once per erasure pattern into a
  * {@link CodingPlan}: few region calls over runs of contiguous sub-chunks (pair transforms
@@ -59,6 +85,7 @@ public final class ClayCode implements RepairableCode {
   private final ClayPlanner planner;
   private final Map<String, CodingPlan> plans = new ConcurrentHashMap<>();
   private final Map<String, CodingTables> tailTables = new ConcurrentHashMap<>();
+  private final Map<String, RepairPattern> patterns = new ConcurrentHashMap<>();
   private volatile CodingPlan encodePlan;
 
   public ClayCode(int n, int k, int d, RegionCoder coder) {
@@ -216,6 +243,12 @@ public final class ClayCode implements RepairableCode {
         repairFrom(build[0], helpers, units, unitOff, o[0], oOff[0], len); // reads d/q of a unit, not k
         return;
       }
+    } else if (Arrays.stream(build).distinct().count() == build.length) {
+      int[] helpers = repairPath(build, availableUnits(units));
+      if (helpers != null) {
+        multiRepairFrom(build, helpers, units, unitOff, o, oOff, len); // fewer than k*alpha sub-chunks
+        return;
+      }
     }
     boolean[] erased = padErasures(missing);
     CellLayout layout = new CellLayout(params.alpha(), len);
@@ -361,23 +394,215 @@ public final class ClayCode implements RepairableCode {
     });
   }
 
+  // ------------------------------------------------------------------ repair of several units
+
+  /**
+   * Sub-chunk indices a helper of a repair of the units in {@code lost} may send: the layers
+   * with a hole-dot, IS(lost, z) > 0, sorted; there are beta_e = alpha - prod_y (q - e_y).
+   * For one lost unit this is {@link #repairSubchunks(int)}.
+   */
+  public int[] repairSubchunks(int[] lost) {
+    boolean[] lostPositions = new boolean[grid.positions()];
+    for (int l : lost) {
+      checkUnit(l);
+      lostPositions[grid.positionOfUnit(l)] = true;
+    }
+    return grid.repairLayers(lostPositions);
+  }
+
+  /**
+   * The helpers of a repair of the units in {@code lost} (paper, Appendix A) chosen from
+   * {@code available} (lost units in it are ignored), sorted; null when the pattern is not a
+   * repairable failure pattern there. One lost unit: {@link #repairHelpers(int, int[])}.
+   * Several: with d = n-1, all lost units in one y-section, at most q-1 of them, and every
+   * other unit available, all of them helpers (d_e = n - f); with d &lt; n-1, at most n - d
+   * lost units, every real survivor of their y-sections available (all helpers), topped up
+   * to d helpers with other available units in index order. Virtual nodes are helpers for
+   * free: never read, not counted. Whether the repair then reads less than a decode is
+   * {@link #repairableWithSavings}.
+   */
+  public int[] repairHelpers(int[] lost, int[] available) {
+    if (lost.length == 1) {
+      return repairHelpers(lost[0], available);
+    }
+    int n = params.n();
+    boolean[] isLost = new boolean[n];
+    for (int l : lost) {
+      checkUnit(l);
+      if (isLost[l]) {
+        throw new IllegalArgumentException("unit " + l + " is lost twice");
+      }
+      isLost[l] = true;
+    }
+    if (lost.length == 0) {
+      throw new IllegalArgumentException("nothing to repair");
+    }
+    boolean[] avail = new boolean[n];
+    for (int a : available) {
+      checkUnit(a);
+      avail[a] = !isLost[a];
+    }
+    if (lost.length > params.m()) {
+      return null;
+    }
+    boolean[] lostSection = new boolean[params.t()];
+    int sections = 0;
+    for (int l : lost) {
+      int y = grid.y(grid.positionOfUnit(l));
+      sections += lostSection[y] ? 0 : 1;
+      lostSection[y] = true;
+    }
+    boolean[] helper = new boolean[n];
+    int count = 0;
+    for (int u = 0; u < n; u++) {
+      if (!isLost[u] && lostSection[grid.y(grid.positionOfUnit(u))]) {
+        if (!avail[u]) {
+          return null; // a y-section mate of a lost unit must help
+        }
+        helper[u] = true;
+        count++;
+      }
+    }
+    if (params.d() == n - 1) {
+      // (ii): up to q-1 failures within one y-section; every survivor helps.
+      if (sections != 1 || lost.length > params.q() - 1) {
+        return null;
+      }
+      for (int u = 0; u < n; u++) {
+        if (!isLost[u] && !helper[u]) {
+          if (!avail[u]) {
+            return null;
+          }
+          helper[u] = true;
+        }
+      }
+    } else {
+      // (i): e <= n - d failures; d helpers, the y-section mates first.
+      if (lost.length > n - params.d() || count > params.d()) {
+        return null;
+      }
+      for (int u = 0; u < n && count < params.d(); u++) {
+        if (avail[u] && !helper[u]) {
+          helper[u] = true;
+          count++;
+        }
+      }
+      if (count < params.d()) {
+        return null;
+      }
+    }
+    return IntStream.range(0, n).filter(u -> helper[u]).toArray();
+  }
+
+  /**
+   * Whether {@link #repairGraph} rebuilds {@code lost} from {@code available} reading fewer
+   * sub-chunks than a decode (k * alpha): a repairable failure pattern ({@link
+   * #repairHelpers(int[], int[])}) whose repair reads fewer (paper, Remark 1). One lost
+   * unit: its helpers are available and d * beta &lt; k * alpha (true unless k = 1 or q = 1).
+   */
+  public boolean repairableWithSavings(int[] lost, int[] available) {
+    checkPattern(lost, available);
+    int[] helpers = repairHelpers(lost, available);
+    return helpers != null && readsOf(lost, helpers) < (long) params.k() * params.alpha();
+  }
+
+  /**
+   * Sub-chunks (of alpha per unit, tail aside) read by {@link #repairGraph} for this
+   * pattern: the repair's when it is used, else k * alpha for a decode.
+   *
+   * @throws UndecodableException when fewer than k units are available
+   */
+  public long repairSubchunkCount(int[] lost, int[] available) {
+    checkPattern(lost, available);
+    int[] helpers = repairPath(lost, available);
+    if (helpers != null) {
+      return readsOf(lost, helpers);
+    }
+    decodeErasures(available); // throws when undecodable
+    return (long) params.k() * params.alpha();
+  }
+
+  /**
+   * The helpers of the repair {@link #repairGraph} and {@link #decode} use for these lost
+   * units, or null to decode: one unit, whenever its helpers are available; several, when
+   * the repair saves reads.
+   */
+  private int[] repairPath(int[] lost, int[] available) {
+    if (lost.length == 1) {
+      return repairHelpers(lost[0], available);
+    }
+    int[] helpers = repairHelpers(lost, available);
+    if (helpers == null || readsOf(lost, helpers) >= (long) params.k() * params.alpha()) {
+      return null;
+    }
+    return helpers;
+  }
+
+  /** Sub-chunks a repair of {@code lost} from {@code helpers} reads. */
+  private long readsOf(int[] lost, int[] helpers) {
+    if (lost.length == 1) {
+      return (long) helpers.length * params.beta();
+    }
+    return pattern(lost, helpers).readCount();
+  }
+
+  private RepairPattern pattern(int[] lost, int[] helpers) {
+    String key = Arrays.toString(lost) + ":" + Arrays.toString(helpers);
+    RepairPattern rp = patterns.get(key);
+    if (rp == null) {
+      if (patterns.size() >= MAX_CACHED_PLANS) {
+        patterns.clear();
+      }
+      int[] lostPositions = new int[lost.length];
+      for (int i = 0; i < lost.length; i++) {
+        lostPositions[i] = grid.positionOfUnit(lost[i]);
+      }
+      boolean[] helperPositions = new boolean[grid.positions()];
+      for (int h : helpers) {
+        helperPositions[grid.positionOfUnit(h)] = true;
+      }
+      rp = new RepairPattern(grid, lostPositions, helperPositions);
+      patterns.put(key, rp);
+    }
+    return rp;
+  }
+
+  private CodingPlan multiRepairPlan(int[] lost, int[] helpers) {
+    return cached("m" + Arrays.toString(lost) + ":" + Arrays.toString(helpers),
+        () -> planner.multiRepairPlan(pattern(lost, helpers)));
+  }
+
+  /** The repair of several units from the given helpers (see {@link #repairHelpers(int[], int[])}). */
+  private void multiRepairFrom(int[] lost, int[] helpers, ByteBuffer[] units, int[] unitOff, ByteBuffer[] out,
+                               int[] outOff, int len) {
+    CellLayout layout = new CellLayout(params.alpha(), len);
+    multiRepairPlan(lost, helpers).execute(coder, units, unitOff, out, outOff, layout.subchunkBytes());
+    if (layout.tailBytes() > 0) {
+      codeTail(layout, Arrays.copyOf(helpers, params.k()), units, unitOff, lost, out, outOff);
+    }
+  }
+
   // ------------------------------------------------------------------ graphs
 
   /**
    * One lost unit with its helpers available: the bandwidth-optimal graph (leaves: beta
-   * sub-chunks of each of d helpers). Otherwise the layered-decode graph over k available
-   * units. Virtual nodes never appear.
+   * sub-chunks of each of d helpers). Several lost units forming a repairable failure
+   * pattern with savings ({@link #repairableWithSavings}): the multi-node repair graph
+   * (leaves: at most beta_e sub-chunks of each helper, {@link #repairSubchunkCount} in all).
+   * Otherwise the layered-decode graph over k available units. Virtual nodes never appear.
    */
   @Override
   public Ecdag repairGraph(int[] lost, int[] available) {
     checkPattern(lost, available);
     Ecdag.Builder g = Ecdag.builder(params.alpha());
-    if (lost.length == 1) {
-      int[] helpers = repairHelpers(lost[0], available);
-      if (helpers != null) {
+    int[] helpers = repairPath(lost, available);
+    if (helpers != null) {
+      if (lost.length == 1) {
         repairPlan(lost[0], helpers).emit(g, lost);
-        return g.build();
+      } else {
+        multiRepairPlan(lost, helpers).emit(g, lost);
       }
+      return g.build();
     }
     boolean[] erased = decodeErasures(available);
     int[] wanted = lost.clone();
@@ -406,13 +631,11 @@ public final class ClayCode implements RepairableCode {
     return g.build();
   }
 
-  /** Units read for the tail: k of the repair helpers for one lost unit, else the first k available. */
+  /** Units read for the tail: k of the repair helpers when {@link #repairGraph} repairs, else the first k available. */
   private int[] tailSources(int[] lost, int[] available) {
-    if (lost.length == 1) {
-      int[] helpers = repairHelpers(lost[0], available);
-      if (helpers != null) {
-        return Arrays.copyOf(helpers, params.k());
-      }
+    int[] helpers = repairPath(lost, available);
+    if (helpers != null) {
+      return Arrays.copyOf(helpers, params.k());
     }
     return readUnits(decodeErasures(available));
   }
@@ -455,11 +678,16 @@ public final class ClayCode implements RepairableCode {
       checkUnit(a);
       seen[a] = true;
     }
+    boolean[] lostSeen = new boolean[params.n()];
     for (int l : lost) {
       checkUnit(l);
       if (seen[l]) {
         throw new IllegalArgumentException("unit " + l + " is both lost and available");
       }
+      if (lostSeen[l]) {
+        throw new IllegalArgumentException("unit " + l + " is lost twice");
+      }
+      lostSeen[l] = true;
     }
   }
 

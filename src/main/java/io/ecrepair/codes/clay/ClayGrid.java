@@ -169,6 +169,38 @@ public final class ClayGrid {
     return layers;
   }
 
+  /**
+   * The layers a repair of the positions in {@code lost} works in: those with a hole-dot,
+   * IS(lost, z) > 0, sorted. There are alpha - prod_y (q - e_y) of them, e_y the lost
+   * positions of section y (paper, Appendix A: beta_e); one lost position gives
+   * {@link #repairLayers(int)}.
+   */
+  public int[] repairLayers(boolean[] lost) {
+    int[] layers = new int[params.alpha()];
+    int n = 0;
+    for (int z = 0; z < params.alpha(); z++) {
+      if (intersectionScore(z, lost) > 0) {
+        layers[n++] = z;
+      }
+    }
+    return java.util.Arrays.copyOf(layers, n);
+  }
+
+  /** The one position of {@code lost} unpaired in layer z, or -1 if there are none or several. */
+  public int soleHoleDot(int z, boolean[] lost) {
+    int hole = -1;
+    for (int y = 0; y < params.t(); y++) {
+      int p = y * params.q() + digit(z, y); // the unpaired position of section y
+      if (lost[p]) {
+        if (hole >= 0) {
+          return -1;
+        }
+        hole = p;
+      }
+    }
+    return hole;
+  }
+
   /** Splits sorted layers into maximal runs of consecutive indices: {start, length} pairs. */
   public static List<int[]> runs(int[] sortedLayers) {
     List<int[]> runs = new ArrayList<>();

@@ -17,7 +17,9 @@ import java.util.Map;
  *       transform of the erased nodes' U into their stored bytes C (encoding is this with the
  *       parity units erased);
  *   <li>{@link #repairPlan}: bandwidth-optimal repair of one node from d helpers, working only
- *       in the beta repair layers.
+ *       in the beta repair layers;
+ *   <li>{@link #multiRepairPlan}: repair of several nodes (paper, Appendix A, Algorithm 1) as
+ *       worked out by a {@link RepairPattern}, working only in its beta_e repair layers.
  * </ul>
  */
 final class ClayPlanner {
@@ -191,6 +193,100 @@ final class ClayPlanner {
         }
       }
       ld.addLayerStep(terms, rows);
+    }
+    return plan.build();
+  }
+
+  /**
+   * Repair of the lost positions of {@code rp} from its helpers (Algorithm 1). Layers of R in
+   * order of increasing IS(E u J, z); in each, one region call gives, from the layer's
+   * basis, U of its erased positions E'(z) and straight away what the lost nodes' stored
+   * bytes need from this layer:
+   * <ul>
+   *   <li>C(e, z) of a lost e unpaired in z (C = U), or paired with a helper e*
+   *       (C = U + gamma C(e*)) or with a virtual node (C = U);
+   *   <li>when e is the only hole-dot of z, C(e, z') of its layers z' outside R:
+   *       (U(p, z) + C(p, z)) / gamma, p = (z'_y, y) in G (C(p) = 0 for a virtual p);
+   *   <li>U of unread positions into scratch where a later layer or the final transform
+   *       reads it.
+   * </ul>
+   * Then the pairwise forward transform for pairs of lost nodes. Lost position
+   * {@code rp.lostPositions()[i]} is output i; all alpha sub-chunks of each are written.
+   */
+  CodingPlan multiRepairPlan(RepairPattern rp) {
+    int q = grid.q();
+    int[] lost = rp.lostPositions();
+    int[] out = new int[grid.positions()];
+    Arrays.fill(out, -1);
+    for (int i = 0; i < lost.length; i++) {
+      out[lost[i]] = i;
+    }
+    CodingPlan.Builder plan = new CodingPlan.Builder(coder);
+    LayeredDecoding ld = new LayeredDecoding(grid, base, plan, rp.unread(), false, false);
+    boolean[] inR = new boolean[grid.alpha()];
+    for (int z : rp.repairLayers()) {
+      inR[z] = true;
+    }
+    ld.materializeKnownPairs(inR, MIN_MATERIALIZED_RUN, rp::inBasis);
+    byte gamma = PairwiseTransform.coupledFromUncoupledAndCompanion();
+    byte invGamma = PairwiseTransform.companionFromUncoupledAndCoupled();
+    for (int z : rp.order()) {
+      LayeredDecoding.LayerSystem sys = ld.system(rp.erasedIn(z), rp.basis(z));
+      Map<Ref, byte[]> terms = ld.uncoupledErased(z, sys);
+      List<OutputRow> rows = new ArrayList<>();
+      for (int e : lost) {
+        byte[] u = sys.select(sys.row(e), (byte) 1);
+        Ref c = new Ref(CodingPlan.OUT, out[e], z);
+        if (grid.isUnpaired(e, z)) {
+          rows.add(new OutputRow(c, u, Map.of()));
+          continue;
+        }
+        int es = grid.companionPosition(e, z);
+        if (rp.isHelper(es)) {
+          rows.add(new OutputRow(c, u, Map.of(new Ref(CodingPlan.UNIT, grid.unitAt(es), grid.companionLayer(e, z)),
+              gamma)));
+        } else if (grid.isVirtual(es)) {
+          rows.add(new OutputRow(c, u, Map.of()));
+        } // a lost e*: the final pair transform
+      }
+      int hole = rp.soleHoleDot(z);
+      if (hole >= 0) {
+        int y = grid.y(hole);
+        for (int x = 0; x < q; x++) {
+          int p = y * q + x;
+          int zOut = grid.withDigit(z, y, x);
+          if (p == hole || inR[zOut]) {
+            continue;
+          }
+          Map<Ref, Byte> extra = grid.isVirtual(p) ? Map.of() : Map.of(new Ref(CodingPlan.UNIT, grid.unitAt(p), z), invGamma);
+          rows.add(new OutputRow(new Ref(CodingPlan.OUT, out[hole], zOut), sys.select(sys.row(p), invGamma), extra));
+        }
+      }
+      for (int a = 0; a < grid.positions(); a++) {
+        if (rp.uncoupledNeededLater(a, z)) {
+          Ref target = new Ref(CodingPlan.SCRATCH, ld.slot(a), z);
+          ld.recordUncoupled(a, z, target);
+          rows.add(new OutputRow(target, sys.select(sys.row(a), (byte) 1), Map.of()));
+        }
+      }
+      ld.addLayerStep(terms, rows);
+    }
+    // Pairs of lost nodes: C from both U (pairwise forward transform), once per pair.
+    for (int e : lost) {
+      int y = grid.y(e);
+      for (int c = grid.x(e) + 1; c < q; c++) {
+        int es = y * q + c;
+        if (!rp.isLost(es)) {
+          continue;
+        }
+        for (int[] run : ClayGrid.runs(layersWithDigit(y, c))) {
+          int z = run[0];
+          int zs = grid.companionLayer(e, z);
+          ld.addFinalStep(PairwiseTransform.coupledFromUncoupled(),
+              new Ref[] {ld.uncoupledAt(e, z), ld.uncoupledAt(es, zs)},
+              new Ref[] {new Ref(CodingPlan.OUT, out[e], z), new Ref(CodingPlan.OUT, out[es], zs)}, run[1]);
+        }
+      }
     }
     return plan.build();
   }

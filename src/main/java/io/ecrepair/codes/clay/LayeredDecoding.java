@@ -22,6 +22,13 @@ import java.util.Map;
  * pair up in runs of at least two layers are transformed up front, one call per run
  * ({@link #materializeKnownPairs}); everything else is folded into one call per layer
  * ({@link #addLayerStep}), whose matrix combines D with the transform coefficients.
+ *
+ * <p>A multi-node repair (paper, Appendix A) decodes a different set in different layers:
+ * the positions not read (lost and aloof) are fixed, but a layer may also treat a whole
+ * y-section as erased and may leave known positions out when more than k' are known. Such a
+ * repair gives every layer its own {@link LayerSystem} ({@link #system}, {@link
+ * #uncoupledErased(int, LayerSystem)}); decoding and single-node repair use one system for
+ * all layers.
  */
 final class LayeredDecoding {
   /** An operand of the plan being built: kind as in {@link CodingPlan}, id, layer. */
@@ -30,71 +37,165 @@ final class LayeredDecoding {
   /** One output row of a layer step: target = (combination of erased U rows) + extras. */
   record OutputRow(Ref target, byte[] combination, Map<Ref, Byte> extras) {}
 
+  /**
+   * The base-code system of a layer: U of the erased positions from U of exactly k' known
+   * positions (the basis), U_E = D x U_B. Known positions outside the basis are not used.
+   */
+  static final class LayerSystem {
+    private final int[] erasedPositions;
+    private final int[] row;
+    private final int[] basis;
+    private final int[] column;
+    private final GFMatrix decode;
+
+    LayerSystem(ClayGrid grid, BaseCode base, boolean[] erased, int[] basis) {
+      int np = grid.positions();
+      this.row = new int[np];
+      this.column = new int[np];
+      Arrays.fill(row, -1);
+      Arrays.fill(column, -1);
+      List<Integer> e = new ArrayList<>();
+      for (int p = 0; p < np; p++) {
+        if (erased[p]) {
+          row[p] = e.size();
+          e.add(p);
+        }
+      }
+      for (int i = 0; i < basis.length; i++) {
+        if (erased[basis[i]] || column[basis[i]] >= 0) {
+          throw new IllegalArgumentException("basis position " + basis[i] + " is erased or repeated");
+        }
+        column[basis[i]] = i;
+      }
+      this.erasedPositions = e.stream().mapToInt(Integer::intValue).toArray();
+      this.basis = basis.clone();
+      this.decode = base.decodeMatrix(this.basis, erasedPositions);
+    }
+
+    int[] erasedPositions() {
+      return erasedPositions.clone();
+    }
+
+    /** Row of an erased position in U_E, -1 if it is not erased here. */
+    int row(int position) {
+      return row[position];
+    }
+
+    int rows() {
+      return erasedPositions.length;
+    }
+
+    /** A combination vector selecting erased row r times c. */
+    byte[] select(int r, byte c) {
+      byte[] v = new byte[erasedPositions.length];
+      v[r] = c;
+      return v;
+    }
+
+    private byte[] columnOf(int basisPosition) {
+      byte[] c = new byte[erasedPositions.length];
+      for (int i = 0; i < c.length; i++) {
+        c[i] = decode.get(i, column[basisPosition]);
+      }
+      return c;
+    }
+  }
+
   private final ClayGrid grid;
+  private final BaseCode base;
   private final CodingPlan.Builder plan;
   private final boolean[] erased;
-  private final int[] erasedPositions;
-  private final int[] row;
-  private final int[] column;
-  private final GFMatrix decode;
+  private final LayerSystem system;
+  private final Map<String, LayerSystem> systems = new java.util.HashMap<>();
   private final Ref[][] uncoupledAt;
   private final int[] slot;
   private final boolean[][] pairMaterialized;
 
   /**
+   * One system for every layer.
+   *
    * @param erased exactly m positions; virtual ones only with {@code virtualMayBeErased}
    *     (single-node repair treats a whole y-section as erased, virtual nodes included)
    */
   LayeredDecoding(ClayGrid grid, BaseCode base, CodingPlan.Builder plan, boolean[] erased,
                   boolean virtualMayBeErased) {
+    this(grid, base, plan, erased, virtualMayBeErased, true);
+  }
+
+  /**
+   * @param erased positions whose U comes from decoding only (with per-layer systems: the
+   *     positions never read, erased in every layer); U of one is known where a layer decodes it
+   * @param oneSystem whether every layer decodes {@code erased} from all other positions
+   *     (exactly m erased); otherwise each layer names its system ({@link #system})
+   */
+  LayeredDecoding(ClayGrid grid, BaseCode base, CodingPlan.Builder plan, boolean[] erased,
+                  boolean virtualMayBeErased, boolean oneSystem) {
     this.grid = grid;
+    this.base = base;
     this.plan = plan;
     this.erased = erased.clone();
     int np = grid.positions();
-    this.row = new int[np];
-    this.column = new int[np];
-    Arrays.fill(row, -1);
-    Arrays.fill(column, -1);
-    List<Integer> e = new ArrayList<>();
     List<Integer> k = new ArrayList<>();
     for (int p = 0; p < np; p++) {
-      if (erased[p]) {
-        if (grid.isVirtual(p) && !virtualMayBeErased) {
-          throw new IllegalArgumentException("virtual nodes are known zeros and never erased");
-        }
-        row[p] = e.size();
-        e.add(p);
-      } else {
-        column[p] = k.size();
+      if (erased[p] && grid.isVirtual(p) && !virtualMayBeErased) {
+        throw new IllegalArgumentException("virtual nodes are known zeros and never erased");
+      }
+      if (!erased[p]) {
         k.add(p);
       }
     }
-    this.erasedPositions = e.stream().mapToInt(Integer::intValue).toArray();
-    this.decode = base.decodeMatrix(k.stream().mapToInt(Integer::intValue).toArray(), erasedPositions);
+    this.system = oneSystem
+        ? new LayerSystem(grid, base, erased, k.stream().mapToInt(Integer::intValue).toArray())
+        : null;
     this.uncoupledAt = new Ref[np][];
-    for (int p : erasedPositions) {
-      uncoupledAt[p] = new Ref[grid.alpha()];
-    }
     this.slot = new int[np];
     Arrays.fill(slot, -1);
     this.pairMaterialized = new boolean[np][np];
   }
 
-  int[] erasedPositions() {
-    return erasedPositions.clone();
+  /**
+   * The system of a layer decoding the positions {@code erasedInLayer} (a superset of the
+   * positions never read; virtual ones allowed) from the k' positions {@code basis}. Built
+   * once per distinct system.
+   */
+  LayerSystem system(boolean[] erasedInLayer, int[] basis) {
+    for (int p = 0; p < erased.length; p++) {
+      if (erased[p] && !erasedInLayer[p]) {
+        throw new IllegalArgumentException("position " + p + " is never read but not erased in a layer");
+      }
+    }
+    StringBuilder key = new StringBuilder();
+    for (boolean b : erasedInLayer) {
+      key.append(b ? '1' : '0');
+    }
+    key.append(Arrays.toString(basis));
+    return systems.computeIfAbsent(key.toString(), x -> new LayerSystem(grid, base, erasedInLayer, basis));
   }
 
+  /** The erased positions of the common system. */
+  int[] erasedPositions() {
+    return common().erasedPositions();
+  }
+
+  /** Whether a position's U comes from decoding only (its stored bytes are not decoded from). */
   boolean isErased(int position) {
     return erased[position];
   }
 
-  /** Row of an erased position in U_E. */
+  /** Row of an erased position in U_E (common system). */
   int row(int position) {
-    return row[position];
+    return common().row(position);
   }
 
   int rows() {
-    return erasedPositions.length;
+    return common().rows();
+  }
+
+  private LayerSystem common() {
+    if (system == null) {
+      throw new IllegalStateException("this decoding names a system per layer");
+    }
+    return system;
   }
 
   /** The scratch slot holding U of a position, allocated on first use. */
@@ -105,12 +206,15 @@ final class LayeredDecoding {
     return slot[position];
   }
 
-  /** Where U(position, layer) of an erased position is stored once computed. */
+  /** Where U(position, layer) of an erased position is stored once computed (or null). */
   Ref uncoupledAt(int position, int layer) {
-    return uncoupledAt[position][layer];
+    return uncoupledAt[position] == null ? null : uncoupledAt[position][layer];
   }
 
   void recordUncoupled(int position, int layer, Ref where) {
+    if (uncoupledAt[position] == null) {
+      uncoupledAt[position] = new Ref[grid.alpha()];
+    }
     uncoupledAt[position][layer] = where;
   }
 
@@ -125,6 +229,20 @@ final class LayeredDecoding {
    * than {@code minRun} are left to the per-layer steps (cheaper than tiny calls).
    */
   void materializeKnownPairs(boolean[] layerSet, int minRun) {
+    materializeKnownPairs(layerSet, minRun, (position, layer) -> true);
+  }
+
+  /** Whether a layer's system reads U of a known position. */
+  interface BasisMembership {
+    boolean inBasis(int position, int layer);
+  }
+
+  /**
+   * As {@link #materializeKnownPairs(boolean[], int)}, but only for pairs whose two U are
+   * used wherever they pair (both positions in the basis of their layers): a pair transform
+   * must not read a sub-chunk the plan does not otherwise need.
+   */
+  void materializeKnownPairs(boolean[] layerSet, int minRun, BasisMembership used) {
     int q = grid.q();
     for (int y = 0; y < grid.t(); y++) {
       for (int xa = 0; xa < q; xa++) {
@@ -142,7 +260,8 @@ final class LayeredDecoding {
             }
           }
           List<int[]> runs = ClayGrid.runs(layers.stream().mapToInt(Integer::intValue).toArray());
-          if (runs.isEmpty() || runs.stream().anyMatch(r -> r[1] < minRun)) {
+          if (runs.isEmpty() || runs.stream().anyMatch(r -> r[1] < minRun)
+              || layers.stream().anyMatch(z -> !used.inBasis(a, z) || !used.inBasis(b, grid.companionLayer(a, z)))) {
             continue;
           }
           GFMatrix prt = PairwiseTransform.uncoupledFromCoupled();
@@ -183,12 +302,18 @@ final class LayeredDecoding {
    * transform (C of virtual nodes is zero and never read).
    */
   Map<Ref, byte[]> uncoupledErased(int z) {
+    return uncoupledErased(z, common());
+  }
+
+  /**
+   * The same for a layer with its own system: the sum runs over the system's basis, and a
+   * basis position whose companion is never read uses the companion's U from an earlier
+   * layer.
+   */
+  Map<Ref, byte[]> uncoupledErased(int z, LayerSystem sys) {
     Map<Ref, byte[]> terms = new LinkedHashMap<>();
-    for (int j = 0; j < grid.positions(); j++) {
-      if (erased[j]) {
-        continue;
-      }
-      byte[] col = columnOf(j);
+    for (int j : sys.basis) {
+      byte[] col = sys.columnOf(j);
       boolean virtual = grid.isVirtual(j);
       if (grid.isUnpaired(j, z)) {
         if (!virtual) {
@@ -200,7 +325,7 @@ final class LayeredDecoding {
       int zs = grid.companionLayer(j, z);
       if (erased[js]) {
         // U(j) = (1 + g^2) C(j) + g U(j*), U(j*) from an earlier layer.
-        Ref companionU = uncoupledAt[js][zs];
+        Ref companionU = uncoupledAt(js, zs);
         if (companionU == null) {
           throw new IllegalStateException("layer " + z + " needs U of position " + js + " in layer " + zs
               + " before it is decoded");
@@ -225,14 +350,6 @@ final class LayeredDecoding {
     return terms;
   }
 
-  private byte[] columnOf(int knownPosition) {
-    byte[] c = new byte[erasedPositions.length];
-    for (int i = 0; i < c.length; i++) {
-      c[i] = decode.get(i, column[knownPosition]);
-    }
-    return c;
-  }
-
   private static void add(Map<Ref, byte[]> terms, Ref ref, byte[] col, byte scalar) {
     byte[] v = terms.computeIfAbsent(ref, r -> new byte[col.length]);
     for (int i = 0; i < col.length; i++) {
@@ -240,11 +357,9 @@ final class LayeredDecoding {
     }
   }
 
-  /** A combination vector selecting erased row r times c. */
+  /** A combination vector selecting erased row r times c (common system). */
   byte[] select(int r, byte c) {
-    byte[] v = new byte[erasedPositions.length];
-    v[r] = c;
-    return v;
+    return common().select(r, c);
   }
 
   /**
