@@ -28,8 +28,9 @@ final class RepairCommand implements Callable<Integer> {
   @Option(names = "--input", required = true, description = "A directory written by 'ec-repair encode'.")
   Path input;
 
-  @Option(names = "--lost", required = true, description = "The internal block index to rebuild.")
-  int lost;
+  @Option(names = "--lost", required = true, split = ",",
+      description = "The internal block index to rebuild, or several (e.g. 2,3) to rebuild together.")
+  List<Integer> lost;
 
   @Option(names = "--strategy", defaultValue = "centralized", description = "Repair strategy (default ${DEFAULT-VALUE}).")
   String strategy;
@@ -46,12 +47,13 @@ final class RepairCommand implements Callable<Integer> {
       throw new IllegalArgumentException("unknown --strategy '" + strategy + "' (available: " + String.join(", ", STRATEGIES) + ")");
     }
     RegionCoders.requireNativeIfConfigured();
-    StripedBlockRepairer.Result r = new StripedBlockRepairer(RegionCoders.best()).repair(input, lost, force, x -> { });
+    StripedBlockRepairer.Result r = new StripedBlockRepairer(RegionCoders.best())
+        .repair(input, lost.stream().mapToInt(Integer::intValue).toArray(), force, x -> { });
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled) {
       Map<String, Object> j = new LinkedHashMap<>();
       j.put("policy", r.manifest().policy());
-      j.put("lost", r.lost());
+      j.put("lost", r.lost().length == 1 ? (Object) r.lost()[0] : r.lost());
       j.put("strategy", strategy);
       j.put("bytesRead", r.bytesRead());
       j.put("lostBytes", r.lostBytes());
@@ -67,8 +69,8 @@ final class RepairCommand implements Callable<Integer> {
       JsonOutput.print(out, j);
       return 0;
     }
-    out.printf("%s: rebuilt internal block %d of %d group(s): %d bytes, read %d bytes (%.2f x the lost bytes)%n",
-        r.manifest().policy(), r.lost(), r.groups().size(), r.lostBytes(), r.bytesRead(),
+    out.printf("%s: rebuilt internal block(s) %s of %d group(s): %d bytes, read %d bytes (%.2f x the lost bytes)%n",
+        r.manifest().policy(), java.util.Arrays.toString(r.lost()), r.groups().size(), r.lostBytes(), r.bytesRead(),
         r.lostBytes() == 0 ? 0.0 : (double) r.bytesRead() / r.lostBytes());
     Table t = new Table("group", "helper", "bytes read", "ranges");
     for (StripedBlockRepairer.GroupReport g : r.groups()) {

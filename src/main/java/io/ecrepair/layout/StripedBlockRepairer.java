@@ -32,8 +32,8 @@ public final class StripedBlockRepairer {
   /** What one group's repair read. */
   public record GroupReport(int group, long bytesRead, Map<Integer, ByteRanges> reads) {}
 
-  /** The whole repair. */
-  public record Result(Manifest manifest, int lost, List<GroupReport> groups, long bytesRead, long lostBytes) {}
+  /** The whole repair; {@code lost} is sorted. */
+  public record Result(Manifest manifest, int[] lost, List<GroupReport> groups, long bytesRead, long lostBytes) {}
 
   private final RegionCoder coder;
 
@@ -41,13 +41,28 @@ public final class StripedBlockRepairer {
     this.coder = coder;
   }
 
+  /** Rebuilds one internal block index of every group. */
   public Result repair(Path dir, int lost, boolean overwrite, LongConsumer progress) throws IOException {
+    return repair(dir, new int[] {lost}, overwrite, progress);
+  }
+
+  /**
+   * Rebuilds several internal block indices of every group together, from one repair graph
+   * (e.g. Clay's repair of several nodes, cheaper than rebuilding them one by one).
+   */
+  public Result repair(Path dir, int[] lostIndices, boolean overwrite, LongConsumer progress) throws IOException {
     Manifest manifest = Manifest.read(dir);
     StripedLayout layout = manifest.validatedLayout();
     CodeSpec spec = Policy.parse(manifest.policy()).code();
-    if (lost < 0 || lost >= spec.n()) {
-      throw new IllegalArgumentException("--lost " + lost + " is not an internal block index of " + manifest.policy()
-          + " (0.." + (spec.n() - 1) + ")");
+    int[] lost = java.util.Arrays.stream(lostIndices).distinct().sorted().toArray();
+    if (lost.length == 0) {
+      throw new IllegalArgumentException("--lost names no internal block");
+    }
+    for (int l : lost) {
+      if (l < 0 || l >= spec.n()) {
+        throw new IllegalArgumentException("--lost " + l + " is not an internal block index of " + manifest.policy()
+            + " (0.." + (spec.n() - 1) + ")");
+      }
     }
     RepairableCode code = spec.create(coder);
     List<GroupReport> reports = new ArrayList<>();
@@ -57,67 +72,94 @@ public final class StripedBlockRepairer {
       GroupReport r = repairGroup(dir, manifest, layout, code, g, lost, overwrite);
       reports.add(r);
       bytesRead += r.bytesRead();
-      lostBytes += layout.internalBlockLength(layout.groupLength(manifest.fileLength(), g), lost);
+      for (int l : lost) {
+        lostBytes += layout.internalBlockLength(layout.groupLength(manifest.fileLength(), g), l);
+      }
       progress.accept(g + 1L);
     }
     return new Result(manifest, lost, reports, bytesRead, lostBytes);
   }
 
   private GroupReport repairGroup(Path dir, Manifest manifest, StripedLayout layout, RepairableCode code, int g,
-                                  int lost, boolean overwrite) throws IOException {
+                                  int[] lost, boolean overwrite) throws IOException {
     long groupLength = layout.groupLength(manifest.fileLength(), g);
-    Path target = dir.resolve(Manifest.blockFileName(g, lost));
-    if (Files.exists(target) && !overwrite) {
-      throw new IllegalArgumentException(target.getFileName() + " exists; delete it or use --force to rebuild it");
+    Path[] targets = new Path[lost.length];
+    for (int i = 0; i < lost.length; i++) {
+      targets[i] = dir.resolve(Manifest.blockFileName(g, lost[i]));
+      if (Files.exists(targets[i]) && !overwrite) {
+        throw new IllegalArgumentException(targets[i].getFileName() + " exists; delete it or use --force to rebuild it");
+      }
     }
-    int[] available = availableUnits(dir, manifest, layout, g, lost);
+    int[] available = availableUnits(dir, manifest, g, lost);
     GraphPair graphs = new GraphPair(code, lost, available);
     int n = layout.totalUnits();
     Map<Integer, ByteRanges> reads = new TreeMap<>();
     FileChannel[] in = new FileChannel[n];
     ByteBuffer[] cells = new ByteBuffer[n];
-    Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".ec-repair-tmp");
-    try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-      ByteBuffer rebuilt = Buffers.alignedDirect(layout.cellSize());
+    Path[] tmp = new Path[lost.length];
+    FileChannel[] out = new FileChannel[lost.length];
+    ByteBuffer[] rebuilt = new ByteBuffer[lost.length];
+    try {
+      for (int i = 0; i < lost.length; i++) {
+        tmp[i] = Files.createTempFile(dir, "." + targets[i].getFileName(), ".ec-repair-tmp");
+        out[i] = FileChannel.open(tmp[i], StandardOpenOption.WRITE);
+        rebuilt[i] = Buffers.alignedDirect(layout.cellSize());
+      }
       for (int r = 0; r < layout.rowCount(groupLength); r++) {
-        int lostLength = layout.cellLength(groupLength, r, lost);
-        if (lostLength == 0) {
+        if (!anyStored(layout, groupLength, r, lost)) {
           continue;
         }
         int codingLength = layout.codingLength(groupLength, r);
         CellLayout cell = new CellLayout(code.subPacketization(), codingLength);
         RowReader rows = new RowReader(dir, g, r, layout, groupLength, in, cells, reads);
-        ByteBuffer[] target1 = {rebuilt};
         if (cell.subchunkBytes() > 0) {
           CompiledGraph graph = graphs.vector();
           rows.readLeaves(graph.graph(), cell.subchunkBytes(), 0);
-          graph.run(coder, cells, 0, target1, 0, cell.subchunkBytes());
+          graph.run(coder, cells, 0, rebuilt, 0, cell.subchunkBytes());
         }
         if (cell.tailBytes() > 0) {
           CompiledGraph tail = graphs.tail();
           rows.readLeaves(tail.graph(), cell.tailBytes(), cell.tailOffset());
-          tail.run(coder, cells, cell.tailOffset(), target1, cell.tailOffset(), cell.tailBytes());
+          tail.run(coder, cells, cell.tailOffset(), rebuilt, cell.tailOffset(), cell.tailBytes());
         }
-        BlockFiles.writeFully(out, rebuilt, lostLength);
+        for (int i = 0; i < lost.length; i++) {
+          BlockFiles.writeFully(out[i], rebuilt[i], layout.cellLength(groupLength, r, lost[i]));
+        }
       }
-      out.force(false);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(tmp);
-      throw e;
+      for (FileChannel o : out) {
+        o.force(false);
+      }
+      BlockFiles.closeAll(out);
+      for (int i = 0; i < lost.length; i++) {
+        Files.move(tmp[i], targets[i], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      }
     } finally {
       BlockFiles.closeAll(in);
+      BlockFiles.closeAll(out);
+      for (Path t : tmp) {
+        if (t != null) {
+          Files.deleteIfExists(t);
+        }
+      }
     }
-    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     long total = reads.values().stream().mapToLong(ByteRanges::total).sum();
     return new GroupReport(g, total, reads);
   }
 
+  private static boolean anyStored(StripedLayout layout, long groupLength, int row, int[] lost) {
+    for (int l : lost) {
+      if (layout.cellLength(groupLength, row, l) > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Every other unit whose block file is present with the length the manifest gives. */
-  private static int[] availableUnits(Path dir, Manifest manifest, StripedLayout layout, int g, int lost)
-      throws IOException {
+  private static int[] availableUnits(Path dir, Manifest manifest, int g, int[] lost) throws IOException {
     List<Integer> ok = new ArrayList<>();
     for (Manifest.BlockEntry b : manifest.blocks()) {
-      if (b.group() != g || b.index() == lost) {
+      if (b.group() != g || java.util.Arrays.binarySearch(lost, b.index()) >= 0) {
         continue;
       }
       Path f = dir.resolve(b.file());
@@ -141,9 +183,9 @@ public final class StripedBlockRepairer {
     private CompiledGraph vector;
     private CompiledGraph tail;
 
-    GraphPair(RepairableCode code, int lost, int[] available) {
+    GraphPair(RepairableCode code, int[] lost, int[] available) {
       this.code = code;
-      this.lost = new int[] {lost};
+      this.lost = lost;
       this.available = available;
     }
 

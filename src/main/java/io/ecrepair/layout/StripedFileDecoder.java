@@ -145,8 +145,10 @@ public final class StripedFileDecoder {
   }
 
   /**
-   * The surviving units to read: every present data unit (it is output), plus whatever the
-   * code's cheapest repair of the lost data units reads.
+   * The surviving units to read whole: every present data unit (it is output), plus what
+   * rebuilding the lost data units needs. A scalar code names its cheapest read set (its repair
+   * graph's leaves are whole units: LRC reads a local group); a vector code decodes whole cells
+   * from any k units (it is MDS), so the present data units are topped up with parity units.
    */
   private static int[] unitsToRead(RepairableCode code, boolean[] lost, int[] wanted) {
     java.util.TreeSet<Integer> read = new java.util.TreeSet<>();
@@ -155,9 +157,18 @@ public final class StripedFileDecoder {
         read.add(i);
       }
     }
-    if (wanted.length > 0) {
+    if (wanted.length == 0) {
+      return read.stream().mapToInt(Integer::intValue).toArray();
+    }
+    if (code.subPacketization() == 1) {
       int[] available = java.util.stream.IntStream.range(0, lost.length).filter(i -> !lost[i]).toArray();
       code.repairGraph(wanted, available).leaves().forEach(v -> read.add(v.block()));
+    } else {
+      for (int i = code.dataUnits(); i < lost.length && read.size() < code.dataUnits(); i++) {
+        if (!lost[i]) {
+          read.add(i);
+        }
+      }
     }
     return read.stream().mapToInt(Integer::intValue).toArray();
   }

@@ -246,6 +246,30 @@ class EcRepairCliTest {
   }
 
   @Test
+  void clayRepairsTwoLostBlocksOfOneSectionTogether() throws Exception {
+    // CLAY-10-4: units 2 and 3 share a y-section; together they read 12 helpers x 1/2 block
+    // (Appendix A: beta = 256 - 2*64 = 128 of 256 sub-chunks) instead of 10 whole blocks.
+    byte[] data = new byte[10 * 131072];
+    new Random(37).nextBytes(data);
+    Path in = tmp.resolve("in.bin");
+    Files.write(in, data);
+    Path dir = tmp.resolve("clay2");
+    assertEquals(0, run("encode", "--policy", "CLAY-10-4-64k", "--input", in.toString(), "--output", dir.toString(),
+        "--block-size", "131072").code());
+    byte[] b2 = Files.readAllBytes(dir.resolve("g0_b2"));
+    byte[] b3 = Files.readAllBytes(dir.resolve("g0_b3"));
+    Files.delete(dir.resolve("g0_b2"));
+    Files.delete(dir.resolve("g0_b3"));
+    Run r = run("repair", "--input", dir.toString(), "--lost", "2,3", "--json");
+    assertEquals(0, r.code(), r.err());
+    assertArrayEquals(b2, Files.readAllBytes(dir.resolve("g0_b2")));
+    assertArrayEquals(b3, Files.readAllBytes(dir.resolve("g0_b3")));
+    assertEquals(2, r.json().get("lost").size());
+    assertEquals(12, r.json().get("groups").get(0).get("reads").size(), "12 helpers");
+    assertEquals(12L * b2.length / 2, r.json().get("bytesRead").asLong(), "half of each helper");
+  }
+
+  @Test
   void butterflyDataRepairReadsHalfOfEveryHelper() throws Exception {
     assertOneLineError(run("info", "--policy", "BUTTERFLY-10-3-1024k"), "exactly 2 parity units");
     Run info = run("info", "--policy", "BUTTERFLY-10-2-1024k", "--json");
