@@ -1,0 +1,26 @@
+package io.ecrepair.hdfs.datanode;
+
+import java.util.Map;
+
+/**
+ * What one reconstruction task of the plugin did, for metrics, tests and {@code ec-repair demo}.
+ *
+ * @param datanode the reconstructing DataNode (its transfer address)
+ * @param blockGroupId the block group's id
+ * @param lost the internal block indices rebuilt
+ * @param helperBytes bytes read per helper internal block index (payload, checksums excluded)
+ * @param bytesRead all bytes read from helpers
+ * @param bytesWritten bytes sent to the targets
+ * @param lostBytes the rebuilt internal blocks' lengths together
+ * @param seconds wall time of the task
+ * @param helperReplacements how often a failed or stalled helper was replaced
+ * @param validated whether the rebuilt cells were checked by an independent decode
+ * @param error null on success, else why the task failed
+ */
+public record TaskReport(String datanode, String policy, String codec, long blockGroupId, int[] lost,
+                         Map<Integer, Long> helperBytes, long bytesRead, long bytesWritten, long lostBytes,
+                         double seconds, int helperReplacements, boolean validated, String error) {
+  public boolean succeeded() {
+    return error == null;
+  }
+}
