@@ -96,7 +96,13 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     return p == null ? Map.of() : p.metrics.snapshot();
   }
 
-  private static String nameOf(DataNode dn) {
-    return dn.getDatanodeId() != null ? dn.getDatanodeId().getXferAddr() : "datanode-" + dn.getXferPort();
+  /** The DataNode as HDFS names its own metrics ({@code DataNodeActivity-<host>-<port>}): host:port. */
+  static String nameOf(DataNode dn) {
+    return dn.getDisplayName();
+  }
+
+  /** The metrics2 source (and JMX {@code name=}) of the plugin on {@code dn}. */
+  public static String metricsSourceName(DataNode dn) {
+    return ReconstructionMetrics.sourceName(nameOf(dn));
   }
 }

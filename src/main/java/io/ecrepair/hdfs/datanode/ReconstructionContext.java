@@ -29,8 +29,7 @@ final class ReconstructionContext {
   ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
     this.conf = conf;
-    this.name = datanode.getDatanodeId() != null ? datanode.getDatanodeId().getXferAddr()
-        : String.valueOf(datanode.getXferAddress());
+    this.name = EcRepairDataNodePlugin.nameOf(datanode);
     this.metrics = metrics;
     this.xmitWeight = xmitWeight;
     this.validation = conf.getBoolean(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_KEY,

@@ -13,10 +13,21 @@ import java.util.function.Predicate;
 public final class ReconstructionLog {
   private static final int CAPACITY = 10_000;
   private static final Deque<TaskReport> REPORTS = new ArrayDeque<>();
+  private static final java.util.Map<Long, Integer> RUNNING = new java.util.HashMap<>();
 
   private ReconstructionLog() {}
 
+  static synchronized void started(long blockGroupId) {
+    RUNNING.merge(blockGroupId, 1, Integer::sum);
+  }
+
+  /** Block groups with a reconstruction task of the plugin running now. */
+  public static synchronized java.util.Set<Long> running() {
+    return new java.util.TreeSet<>(RUNNING.keySet());
+  }
+
   static synchronized void add(TaskReport r) {
+    RUNNING.computeIfPresent(r.blockGroupId(), (g, c) -> c > 1 ? c - 1 : null);
     if (REPORTS.size() >= CAPACITY) {
       REPORTS.removeFirst();
     }

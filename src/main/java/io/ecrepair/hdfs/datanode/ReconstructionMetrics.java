@@ -32,7 +32,11 @@ public final class ReconstructionMetrics implements MetricsSource {
 
   ReconstructionMetrics(String datanode) {
     this.datanode = datanode;
-    this.sourceName = "EcRepairReconstruction-" + datanode.replace(':', '-');
+    this.sourceName = sourceName(datanode);
+  }
+
+  static String sourceName(String datanode) {
+    return "EcRepairReconstruction-" + datanode.replace(':', '-');
   }
 
   String sourceName() {

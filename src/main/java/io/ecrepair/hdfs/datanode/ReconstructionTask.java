@@ -84,6 +84,7 @@ final class ReconstructionTask implements Runnable {
     String error = null;
     DataNode dn = ctx.datanode();
     long lostBytes = 0;
+    ReconstructionLog.started(order.blockGroup().getBlockId());
     try {
       lostBytes = execute();
     } catch (Throwable t) {

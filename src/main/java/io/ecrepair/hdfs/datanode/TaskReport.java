@@ -23,4 +23,12 @@ public record TaskReport(String datanode, String policy, String codec, long bloc
   public boolean succeeded() {
     return error == null;
   }
+
+  @Override
+  public String toString() {
+    return "TaskReport[" + policy + " group " + blockGroupId + " lost " + java.util.Arrays.toString(lost) + " on "
+        + datanode + ": read " + bytesRead + " " + helperBytes + ", wrote " + bytesWritten + " of " + lostBytes
+        + " in " + String.format("%.3f", seconds) + " s, replacements " + helperReplacements
+        + (validated ? ", validated" : "") + (error == null ? "" : ", FAILED: " + error) + "]";
+  }
 }

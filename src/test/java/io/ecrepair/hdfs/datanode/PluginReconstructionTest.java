@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntToDoubleFunction;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,8 +48,8 @@ class PluginReconstructionTest {
   }
 
   @Test
-  void butterfly() throws Exception {
-    run("butterfly", 4, 2, u -> u < 4 ? 2.5 : 4.0);
+  void butterflyWithValidation() throws Exception {
+    run("butterfly", 4, 2, u -> u < 4 ? 2.5 : 4.0, true);
   }
 
   @Test
@@ -72,19 +72,31 @@ class PluginReconstructionTest {
       assertEquals(c.original.size(), c.verifyBlocks());
       c.verifyFiles();
       assertTrue(ReconstructionLog.reports().isEmpty(), "RS stays with HDFS: " + ReconstructionLog.reports());
-      long stockTasks = 0;
       for (DataNode dn : c.cluster.getDataNodes()) {
-        stockTasks += Jmx.attribute(dn.getMetrics().name(), "EcReconstructionTasks");
         assertEquals(0L, EcRepairDataNodePlugin.metrics(dn).get("Tasks"));
       }
-      assertTrue(stockTasks > 0, "HDFS's own reconstruction ran");
+      Jmx.eventually("HDFS's own reconstruction ran", () -> {
+        long stockTasks = 0;
+        for (DataNode dn : c.cluster.getDataNodes()) {
+          stockTasks += Jmx.attribute(dn.getMetrics().name(), "EcReconstructionTasks");
+        }
+        return stockTasks > 0 ? null : "no EcReconstructionTasks over JMX";
+      });
     }
   }
 
   private void run(String codec, int k, int m, IntToDoubleFunction singleLossBlocks) throws Exception {
-    int losses = Math.min(2, m);
-    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), k + m + losses, codec, k, m, CELL,
-        CELLS_PER_BLOCK, null)) {
+    run(codec, k, m, singleLossBlocks, false);
+  }
+
+  private void run(String codec, int k, int m, IntToDoubleFunction singleLossBlocks, boolean validation)
+      throws Exception {
+    org.apache.hadoop.conf.Configuration extra = new org.apache.hadoop.conf.Configuration(false);
+    extra.setBoolean(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_KEY, validation);
+    // n + 1 DataNodes for the first loss, two more for the double loss (MiniDFSCluster cannot
+    // add DataNodes once one was stopped).
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), k + m + (m >= 2 ? 3 : 1), codec, k, m,
+        CELL, CELLS_PER_BLOCK, extra)) {
       for (DataNode dn : c.cluster.getDataNodes()) {
         assertTrue(EcRepairDataNodePlugin.isActive(dn), "plugin active on " + dn);
       }
@@ -93,28 +105,65 @@ class PluginReconstructionTest {
       c.write("under-one-cell", 1000, 2);
       c.write("partial-stripe", 2 * CELL + CELL / 2 + 17, 3);
 
-      // First loss: the holder of data block 0 of group 0 (it holds other indices of other groups too).
-      DatanodeInfo first = c.holder(big, 0, 0);
-      c.stop(first);
+      // One loss: the holder of data block 0 of group 0 (it holds other indices of other groups too).
+      c.stop(c.holder(big, 0, 0));
       c.awaitReconstruction(120_000);
-      int checked = c.verifyBlocks();
-      assertEquals(c.original.size(), checked, "every internal block present and equal");
+      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
       c.verifyFiles();
       List<TaskReport> singles = ReconstructionLog.reports();
       assertFalse(singles.isEmpty(), "the plugin ran the reconstruction");
       assertReads(c, singles, singleLossBlocks, k);
-
-      if (losses > 1) {
-        ReconstructionLog.clear();
-        // Second loss: a parity holder of group 1, while the first node stays down.
-        DatanodeInfo second = c.holder(big, 1, k);
-        c.stop(second);
-        c.awaitReconstruction(120_000);
-        assertEquals(c.original.size(), c.verifyBlocks());
-        c.verifyFiles();
-        assertReads(c, ReconstructionLog.reports(), singleLossBlocks, k);
+      if (validation) {
+        assertTrue(singles.stream().filter(TaskReport::succeeded).allMatch(TaskReport::validated),
+            "every task validated its cells: " + singles);
       }
+
+      if (m >= 2) {
+        // Two losses at once in every group they share: a data and a parity holder of group 1.
+        ReconstructionLog.clear();
+        c.stop(c.holder(big, 1, 1), c.holder(big, 1, k));
+        c.awaitReconstruction(120_000);
+        assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
+        c.verifyFiles();
+        List<TaskReport> doubles = ReconstructionLog.reports();
+        assertTrue(doubles.stream().anyMatch(r -> r.succeeded() && r.lost().length == 2),
+            "some task rebuilt two blocks at once: " + doubles);
+        assertReads(c, doubles, singleLossBlocks, k);
+      }
+      assertAccounting(c);
     }
+  }
+
+  /** xmits all given back; our JMX counters agree with the tasks run; HDFS's EC counters include them. */
+  private static void assertAccounting(RepairCluster c) throws Exception {
+    Jmx.eventually("xmits given back", () -> {
+      for (DataNode dn : c.cluster.getDataNodes()) {
+        if (dn.getXmitsInProgress() != 0) {
+          return dn + " has " + dn.getXmitsInProgress() + " xmits in progress";
+        }
+      }
+      return null;
+    });
+    Jmx.eventually("JMX counters", () -> {
+      long ourTasks = 0;
+      long stockTasks = 0;
+      for (DataNode dn : c.cluster.getDataNodes()) {
+        String source = EcRepairDataNodePlugin.metricsSourceName(dn);
+        long tasks = Jmx.attribute(source, "Tasks");
+        if (tasks != EcRepairDataNodePlugin.metrics(dn).get("Tasks")) {
+          return source + " shows " + tasks + " tasks, the plugin counted " + EcRepairDataNodePlugin.metrics(dn);
+        }
+        if (Jmx.attribute(source, "HookInstalled") != 1) {
+          return source + " says the hook is not installed";
+        }
+        ourTasks += tasks;
+        stockTasks += Jmx.attribute(dn.getMetrics().name(), "EcReconstructionTasks");
+      }
+      if (ourTasks == 0) {
+        return "no tasks over JMX";
+      }
+      return stockTasks == ourTasks ? null : "HDFS counted " + stockTasks + " EC tasks, the plugin " + ourTasks;
+    });
   }
 
   /**
@@ -148,9 +197,12 @@ class PluginReconstructionTest {
       }
       double blocks = r.lost().length == 1 ? singleLossBlocks.applyAsDouble(r.lost()[0]) : k;
       long bound = (long) Math.ceil(blocks * coding) + rows * 64L * k;
+      if (r.validated()) {
+        bound += (long) k * coding; // the independent recomputation reads its own set
+      }
       assertTrue(r.bytesRead() <= bound, "task " + r + " read " + r.bytesRead() + " bytes, more than " + blocks
           + " blocks of " + coding + " coding bytes (" + bound + ")");
-      if (r.lost().length == 1 && blocks < k && coding >= CELL) {
+      if (r.lost().length == 1 && blocks < k && coding >= CELL && !r.validated()) {
         assertTrue(r.bytesRead() < 0.9 * k * coding, "task " + r + " read about k blocks");
       }
     }

@@ -47,6 +47,7 @@ final class RepairCluster implements AutoCloseable {
   /** "file/group/index" -> bytes of that internal block when written. */
   final Map<String, byte[]> original = new LinkedHashMap<>();
   final List<DatanodeInfo> stopped = new ArrayList<>();
+  final Configuration conf;
 
   RepairCluster(File dir, int dataNodes, String codec, int k, int m, int cellSize, int cellsPerBlock,
                 Configuration extra) throws IOException {
@@ -63,6 +64,7 @@ final class RepairCluster implements AutoCloseable {
         conf.set(e.getKey(), e.getValue());
       }
     }
+    this.conf = conf;
     this.cluster = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes).build();
     this.cluster.waitActive();
     this.fs = cluster.getFileSystem();
@@ -151,6 +153,12 @@ final class RepairCluster implements AutoCloseable {
       }
     }
     throw new AssertionError("no internal block " + index + " in group " + g + " of " + file);
+  }
+
+  /** Adds DataNodes (with the plugin) to host rebuilt blocks. */
+  void addDataNodes(int count) throws IOException {
+    cluster.startDataNodes(conf, count, true, null, null);
+    cluster.waitActive();
   }
 
   /** Stops DataNodes and tells the NameNode at once (no heartbeat expiry wait). */
