@@ -19,6 +19,13 @@ import org.slf4j.LoggerFactory;
  * (HDFS then logs the plugin as not started and the DataNode runs without it).
  */
 public final class EcRepairDataNodePlugin implements ServicePlugin {
+  /**
+   * Diagnostics for benchmarks and the demo (default false): also time HDFS's own
+   * reconstruction tasks (those the plugin leaves to HDFS) and report them in
+   * {@link ReconstructionLog}. The task itself runs unchanged.
+   */
+  public static final String TIME_STOCK_TASKS_KEY = "ecrepair.datanode.time-stock-tasks";
+
   private static final Logger LOG = LoggerFactory.getLogger(EcRepairDataNodePlugin.class);
   private static final Map<DataNode, EcRepairDataNodePlugin> ACTIVE = new ConcurrentHashMap<>();
 

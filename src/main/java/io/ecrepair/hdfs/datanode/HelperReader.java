@@ -55,7 +55,7 @@ final class HelperReader implements Closeable {
   }
 
   /** Requests kept in flight on the connection (each costs the DataNode one small buffered message). */
-  static final int WINDOW = 32;
+  static final int WINDOW = Integer.getInteger("ecrepair.read.window", 32);
 
   private final DataNode datanode;
   private final Configuration conf;

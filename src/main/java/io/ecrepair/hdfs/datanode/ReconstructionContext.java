@@ -25,6 +25,7 @@ final class ReconstructionContext {
   private final boolean validation;
   private final int readTimeoutMillis;
   private final float xmitWeight;
+  private final boolean timeStockTasks;
 
   ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
@@ -36,6 +37,7 @@ final class ReconstructionContext {
         DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_VALUE);
     this.readTimeoutMillis = conf.getInt(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_KEY,
         DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_DEFAULT);
+    this.timeStockTasks = conf.getBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, false);
     AtomicInteger threads = new AtomicInteger();
     this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
       Thread t = new Thread(r, "ec-repair-read-" + name + "-" + threads.incrementAndGet());
@@ -67,6 +69,10 @@ final class ReconstructionContext {
 
   RegionCoder coder() {
     return RegionCoders.best();
+  }
+
+  boolean timeStockTasks() {
+    return timeStockTasks;
   }
 
   boolean validation() {

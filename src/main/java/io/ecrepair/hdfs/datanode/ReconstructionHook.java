@@ -86,7 +86,7 @@ final class ReconstructionHook {
     try {
       policy = EcRepairReconstructionAccess.policy(task);
       if (!RepairPlans.owns(policy)) {
-        return task;
+        return ctx.timeStockTasks() ? new TimedStockTask(ctx, ReconstructionOrder.of(task), task) : task;
       }
       order = ReconstructionOrder.of(task);
     } catch (RuntimeException e) {

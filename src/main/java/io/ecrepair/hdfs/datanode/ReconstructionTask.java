@@ -112,7 +112,7 @@ final class ReconstructionTask implements Runnable {
       for (int i = 0; i < lost.length; i++) {
         lost[i] = order.targetIndices()[i];
       }
-      TaskReport report = new TaskReport(ctx.name(), order.policy().getName(),
+      TaskReport report = new TaskReport("ec-repair", ctx.name(), order.policy().getName(),
           order.policy().getCodecName().toLowerCase(java.util.Locale.ROOT), order.blockGroup().getBlockId(), lost,
           perHelper, bytesRead.sum(), bytesWritten, lostBytes, (System.nanoTime() - start) / 1e9, replacements,
           validated, error);

@@ -5,7 +5,10 @@ import java.util.Map;
 /**
  * What one reconstruction task of the plugin did, for metrics, tests and {@code ec-repair demo}.
  *
- * @param datanode the reconstructing DataNode (its transfer address)
+ * @param engine {@code ec-repair} for our tasks, {@code hdfs} for HDFS's own (timed only when
+ *     {@value EcRepairDataNodePlugin#TIME_STOCK_TASKS_KEY} is set; bytes from the DataNode's EC
+ *     metrics, exact when one task runs at a time on the DataNode)
+ * @param datanode the reconstructing DataNode (host:port)
  * @param blockGroupId the block group's id
  * @param lost the internal block indices rebuilt
  * @param helperBytes bytes read per helper internal block index (payload, checksums excluded)
@@ -17,7 +20,7 @@ import java.util.Map;
  * @param validated whether the rebuilt cells were checked by an independent decode
  * @param error null on success, else why the task failed
  */
-public record TaskReport(String datanode, String policy, String codec, long blockGroupId, int[] lost,
+public record TaskReport(String engine, String datanode, String policy, String codec, long blockGroupId, int[] lost,
                          Map<Integer, Long> helperBytes, long bytesRead, long bytesWritten, long lostBytes,
                          double seconds, int helperReplacements, boolean validated, String error) {
   public boolean succeeded() {
@@ -26,7 +29,7 @@ public record TaskReport(String datanode, String policy, String codec, long bloc
 
   @Override
   public String toString() {
-    return "TaskReport[" + policy + " group " + blockGroupId + " lost " + java.util.Arrays.toString(lost) + " on "
+    return "TaskReport[" + engine + " " + policy + " group " + blockGroupId + " lost " + java.util.Arrays.toString(lost) + " on "
         + datanode + ": read " + bytesRead + " " + helperBytes + ", wrote " + bytesWritten + " of " + lostBytes
         + " in " + String.format("%.3f", seconds) + " s, replacements " + helperReplacements
         + (validated ? ", validated" : "") + (error == null ? "" : ", FAILED: " + error) + "]";
