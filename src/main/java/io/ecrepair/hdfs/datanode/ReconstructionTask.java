@@ -51,8 +51,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ReconstructionTask implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(ReconstructionTask.class);
-  /** Memory for a task's window of cell rows. */
-  private static final long WINDOW_BUDGET = 32L << 20;
+  /** Memory for a task's window of cell rows (direct buffers; at least one row). */
+  private static final long WINDOW_BUDGET = 48L << 20;
   private static final byte[] ZERO = new byte[64 * 1024];
 
   private final ReconstructionContext ctx;

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The cell rows of a repair in flight: {@code depth} slots of one cell buffer per unit read.
  * Each helper's reader fills rows in order and may run up to {@code depth - 1} rows ahead of
- * the row being rebuilt; the task thread takes a row once every helper finished it, and frees
+ * the row being rebuilt (with depth 1 it waits for each row to be rebuilt; its requests stay
+ * in flight on the connection meanwhile); the task thread takes a row once every helper finished it, and frees
  * its slot for the row {@code depth} further on. A reader's failure wakes the task thread.
  */
 final class RowWindow {
@@ -58,7 +59,7 @@ final class RowWindow {
 
   static int depthFor(int helpers, int cellSize, long budgetBytes) {
     long perRow = Math.max(1L, (long) helpers * cellSize);
-    return (int) Math.max(2, Math.min(8, budgetBytes / perRow));
+    return (int) Math.max(1, Math.min(8, budgetBytes / perRow));
   }
 
   /** The reader of {@code unit} waits until row's slot is free, then gets its cell buffer. */

@@ -3,11 +3,7 @@ package io.ecrepair.hdfs.datanode;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.hadoop.metrics2.AbstractMetric;
-import org.apache.hadoop.metrics2.MetricsRecord;
-import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
-import org.apache.hadoop.metrics2.MetricsSource;
-import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.metrics2.lib.MutableCounterLong;
 
 /**
  * HDFS's own reconstruction task, run unchanged, with its wall time and (from the DataNode's
@@ -53,22 +49,23 @@ final class TimedStockTask implements Runnable {
     }
   }
 
+  /**
+   * The DataNode's EC counters, read from its {@code DataNodeMetrics} fields (the metrics
+   * system may know a MiniDFSCluster DataNode under a de-duplicated name).
+   */
   private Map<String, Long> counters() {
     Map<String, Long> m = new TreeMap<>();
-    try {
-      MetricsSource source = DefaultMetricsSystem.instance().getSource(ctx.datanode().getMetrics().name());
-      if (source == null) {
-        return m;
+    Object metrics = ctx.datanode().getMetrics();
+    for (String[] f : new String[][] {{"ecReconstructionBytesRead", "EcReconstructionBytesRead"},
+        {"ecReconstructionBytesWritten", "EcReconstructionBytesWritten"},
+        {"ecFailedReconstructionTasks", "EcFailedReconstructionTasks"}}) {
+      try {
+        java.lang.reflect.Field field = metrics.getClass().getDeclaredField(f[0]);
+        field.setAccessible(true);
+        m.put(f[1], ((MutableCounterLong) field.get(metrics)).value());
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        // not this Hadoop's layout: report zeros
       }
-      MetricsCollectorImpl c = new MetricsCollectorImpl();
-      source.getMetrics(c, true);
-      for (MetricsRecord r : c.getRecords()) {
-        for (AbstractMetric metric : r.metrics()) {
-          m.put(metric.name(), metric.value().longValue());
-        }
-      }
-    } catch (RuntimeException e) {
-      // metrics unavailable: report zeros
     }
     return m;
   }
