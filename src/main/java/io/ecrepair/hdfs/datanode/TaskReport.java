@@ -6,8 +6,7 @@ import java.util.Map;
  * What one reconstruction task of the plugin did, for metrics, tests and {@code ec-repair demo}.
  *
  * @param engine {@code ec-repair} for our tasks, {@code hdfs} for HDFS's own (timed only when
- *     {@value EcRepairDataNodePlugin#TIME_STOCK_TASKS_KEY} is set; bytes from the DataNode's EC
- *     metrics, exact when one task runs at a time on the DataNode)
+ *     {@value EcRepairDataNodePlugin#TIME_STOCK_TASKS_KEY} is set)
  * @param datanode the reconstructing DataNode (host:port)
  * @param blockGroupId the block group's id
  * @param lost the internal block indices rebuilt

@@ -49,6 +49,16 @@ public final class EcRepairReconstructionAccess {
     return ((StripedBlockReconstructor) task).getXmits();
   }
 
+  /** Bytes HDFS's own reconstructor read so far (its own counter). */
+  public static long bytesRead(Runnable task) {
+    return ((StripedBlockReconstructor) task).getBytesRead();
+  }
+
+  /** Bytes HDFS's own reconstructor sent to its targets so far. */
+  public static long bytesWritten(Runnable task) {
+    return ((StripedBlockReconstructor) task).getBytesWritten();
+  }
+
   public static byte[] liveIndices(Runnable task) {
     return (byte[]) get(LIVE, ((StripedBlockReconstructor) task).getStripedReader());
   }
