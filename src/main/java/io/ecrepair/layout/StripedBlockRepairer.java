@@ -1,10 +1,8 @@
 package io.ecrepair.layout;
 
-import io.ecrepair.codes.CellLayout;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.RepairableCode;
-import io.ecrepair.ecdag.Ecdag;
-import io.ecrepair.exec.CompiledGraph;
+import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.RegionCoder;
 import java.io.IOException;
@@ -22,7 +20,7 @@ import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
 /**
- * Rebuilds one internal block index of every block group of an {@code encode} directory,
+ * Rebuilds one or several internal block indices of every block group of an {@code encode} directory,
  * reading only what the code's repair graph needs: per cell row, the leaf sub-chunks of the
  * graph (contiguous runs of sub-chunks read at once), plus the tail bytes where the row
  * length is not a multiple of alpha. Reports the byte ranges read from every helper.
@@ -91,7 +89,7 @@ public final class StripedBlockRepairer {
       }
     }
     int[] available = availableUnits(dir, manifest, g, lost);
-    GraphPair graphs = new GraphPair(code, lost, available);
+    CellRowRepair repair = CellRowRepair.plan(code, lost, available);
     int n = layout.totalUnits();
     Map<Integer, ByteRanges> reads = new TreeMap<>();
     FileChannel[] in = new FileChannel[n];
@@ -110,18 +108,13 @@ public final class StripedBlockRepairer {
           continue;
         }
         int codingLength = layout.codingLength(groupLength, r);
-        CellLayout cell = new CellLayout(code.subPacketization(), codingLength);
         RowReader rows = new RowReader(dir, g, r, layout, groupLength, in, cells, reads);
-        if (cell.subchunkBytes() > 0) {
-          CompiledGraph graph = graphs.vector();
-          rows.readLeaves(graph.graph(), cell.subchunkBytes(), 0);
-          graph.run(coder, cells, 0, rebuilt, 0, cell.subchunkBytes());
+        for (int unit : repair.helpers()) {
+          for (int[] range : repair.ranges(unit, codingLength)) {
+            rows.readRun(unit, range[0], range[1]);
+          }
         }
-        if (cell.tailBytes() > 0) {
-          CompiledGraph tail = graphs.tail();
-          rows.readLeaves(tail.graph(), cell.tailBytes(), cell.tailOffset());
-          tail.run(coder, cells, cell.tailOffset(), rebuilt, cell.tailOffset(), cell.tailBytes());
-        }
+        repair.run(coder, cells, rebuilt, codingLength);
         for (int i = 0; i < lost.length; i++) {
           BlockFiles.writeFully(out[i], rebuilt[i], layout.cellLength(groupLength, r, lost[i]));
         }
@@ -175,38 +168,9 @@ public final class StripedBlockRepairer {
     return ok.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  /** The two graphs of a repair, built once per group: sub-chunks and tail. */
-  private static final class GraphPair {
-    private final RepairableCode code;
-    private final int[] lost;
-    private final int[] available;
-    private CompiledGraph vector;
-    private CompiledGraph tail;
-
-    GraphPair(RepairableCode code, int[] lost, int[] available) {
-      this.code = code;
-      this.lost = lost;
-      this.available = available;
-    }
-
-    CompiledGraph vector() {
-      if (vector == null) {
-        vector = CompiledGraph.compile(code.repairGraph(lost, available));
-      }
-      return vector;
-    }
-
-    CompiledGraph tail() {
-      if (tail == null) {
-        tail = CompiledGraph.compile(code.tailRepairGraph(lost, available));
-      }
-      return tail;
-    }
-  }
-
   /**
-   * Reads the leaves of a graph for one cell row: for each helper, its needed sub-chunks as
-   * runs of contiguous indices, one positional read per run, zero beyond the stored cell.
+   * Reads one cell row's needed ranges (runs of contiguous sub-chunks, CellRowRepair): one
+   * positional read per range, zero beyond the stored cell.
    */
   private static final class RowReader {
     private final Path dir;
@@ -230,29 +194,8 @@ public final class StripedBlockRepairer {
       this.reads = reads;
     }
 
-    /** Reads the leaves' bytes: sub-chunk j is [base + j*size, base + (j+1)*size) of the cell. */
-    void readLeaves(Ecdag graph, int size, int base) throws IOException {
-      Map<Integer, List<Integer>> byBlock = new TreeMap<>();
-      for (Ecdag.Vertex leaf : graph.leaves()) {
-        byBlock.computeIfAbsent(leaf.block(), b -> new ArrayList<>()).add(leaf.subchunk());
-      }
-      for (Map.Entry<Integer, List<Integer>> e : byBlock.entrySet()) {
-        int block = e.getKey();
-        List<Integer> subs = e.getValue();
-        subs.sort(null);
-        int i = 0;
-        while (i < subs.size()) {
-          int j = i;
-          while (j + 1 < subs.size() && subs.get(j + 1) == subs.get(j) + 1) {
-            j++;
-          }
-          readRun(block, base + subs.get(i) * size, (subs.get(j) - subs.get(i) + 1) * size);
-          i = j + 1;
-        }
-      }
-    }
-
-    private void readRun(int block, int from, int length) throws IOException {
+    /** Reads [from, from + length) of unit {@code block}'s cell, zero beyond the stored cell. */
+    void readRun(int block, int from, int length) throws IOException {
       if (cells[block] == null) {
         cells[block] = Buffers.alignedDirect(layout.cellSize());
       }

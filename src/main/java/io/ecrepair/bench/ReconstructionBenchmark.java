@@ -1,0 +1,117 @@
+package io.ecrepair.bench;
+
+import io.ecrepair.demo.Demo;
+import io.ecrepair.demo.MiniClusterRepairs;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+
+/**
+ * {@code bench reconstruction}: NameNode-driven rebuilding of one internal block on an
+ * in-process HDFS, our policies through the DataNode plugin beside RS through HDFS's own
+ * reconstruction, every repair under the same {@code dfs.datanode.ec.reconstruct.read.bandwidthPerSec}
+ * so that what a repair reads, not this machine's CPU, sets its time. Each policy writes one
+ * full block group and loses internal block 0 (a data block) with its DataNode.
+ */
+public final class ReconstructionBenchmark {
+  /** Our policy against an RS baseline with the speedup the issue asks for. */
+  public record Pair(String policy, String baseline, double required) {}
+
+  /** One timed repair. */
+  public record Point(String policy, String engine, int lostIndex, long bytesRead, long blockBytes, double seconds,
+                      boolean verified) {
+    public double blocksRead() {
+      return (double) bytesRead / blockBytes;
+    }
+
+    /** MB (10^6 bytes) of rebuilt block per second. */
+    public double mbPerSec() {
+      return blockBytes / seconds / 1e6;
+    }
+  }
+
+  /** A pair's outcome. */
+  public record Comparison(String policy, String baseline, double speedup, double required, double readRatio) {
+    public boolean pass() {
+      return speedup >= required;
+    }
+  }
+
+  public static final List<Pair> DEFAULT_PAIRS = List.of(
+      new Pair("CLAY-10-4-1024k", "RS-10-4-1024k", 2.5),
+      new Pair("LRC-L2-12-4-1024k", "RS-12-4-1024k", 1.8));
+
+  private final List<Pair> pairs;
+  private final int cellsPerBlock;
+  private final long readBandwidth;
+  private final Consumer<String> progress;
+
+  public ReconstructionBenchmark(List<Pair> pairs, int cellsPerBlock, long readBandwidth, Consumer<String> progress) {
+    if (cellsPerBlock < 1 || cellsPerBlock > 256) {
+      throw new IllegalArgumentException("--cells-per-block must be between 1 and 256");
+    }
+    if (readBandwidth < 64 * 1024) {
+      throw new IllegalArgumentException("--read-bandwidth must be at least 65536 bytes/s");
+    }
+    this.pairs = pairs;
+    this.cellsPerBlock = cellsPerBlock;
+    this.readBandwidth = readBandwidth;
+    this.progress = progress;
+  }
+
+  public long readBandwidth() {
+    return readBandwidth;
+  }
+
+  public int cellsPerBlock() {
+    return cellsPerBlock;
+  }
+
+  /** Runs every policy once, in order: ours, then its baseline. */
+  public Map<String, Point> run() throws Exception {
+    List<ErasureCodingPolicy> policies = new ArrayList<>();
+    for (Pair p : pairs) {
+      for (String name : List.of(p.policy(), p.baseline())) {
+        if (policies.stream().noneMatch(x -> x.getName().equals(name))) {
+          policies.add(Demo.byName(name));
+        }
+      }
+    }
+    int dataNodes = policies.stream().mapToInt(p -> p.getNumDataUnits() + p.getNumParityUnits()).max().orElse(0) + 1;
+    Configuration conf = new Configuration(false);
+    conf.setLong(DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_READ_BANDWIDTHPERSEC_KEY, readBandwidth);
+    Map<String, Point> points = new LinkedHashMap<>();
+    try (MiniClusterRepairs cluster = new MiniClusterRepairs(dataNodes, conf, progress)) {
+      long seed = 11;
+      for (ErasureCodingPolicy p : policies) {
+        ErasureCodingPolicy enabled = cluster.enable(p);
+        long blockSize = (long) p.getCellSize() * cellsPerBlock;
+        MiniClusterRepairs.PolicyRun run = cluster.run(enabled, blockSize, p.getNumDataUnits() * blockSize, 0, seed++,
+            600_000);
+        MiniClusterRepairs.Repair r = run.repairs().stream().filter(x -> x.group() == 0 && x.lostIndex() == 0)
+            .findFirst().orElseThrow(() -> new IllegalStateException(p.getName() + ": no repair of block 0 recorded"));
+        points.put(p.getName(), new Point(p.getName(), r.engine(), 0, r.bytesRead(), r.blockBytes(), r.seconds(),
+            r.verified() && run.fileVerified()));
+        progress.accept(String.format(java.util.Locale.ROOT, "%s: block 0 rebuilt by %s in %.3f s reading %.2f blocks",
+            p.getName(), r.engine(), r.seconds(), r.blocksRead()));
+      }
+    }
+    return points;
+  }
+
+  public List<Comparison> compare(Map<String, Point> points) {
+    List<Comparison> out = new ArrayList<>();
+    for (Pair p : pairs) {
+      Point ours = points.get(p.policy());
+      Point base = points.get(p.baseline());
+      out.add(new Comparison(p.policy(), p.baseline(), base.seconds() / ours.seconds(), p.required(),
+          base.blocksRead() / ours.blocksRead()));
+    }
+    return out;
+  }
+}

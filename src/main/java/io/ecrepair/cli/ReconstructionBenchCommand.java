@@ -1,0 +1,156 @@
+package io.ecrepair.cli;
+
+import io.ecrepair.bench.BarChart;
+import io.ecrepair.bench.ReconstructionBenchmark;
+import io.ecrepair.demo.Demo;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "reconstruction", mixinStandardHelpOptions = true,
+    description = {"NameNode-driven rebuilding of one internal block on an in-process HDFS: CLAY-10-4 and "
+        + "LRC(12,2,2) through hadoop-ec-repair's DataNode plugin beside RS-10-4 and RS-12-4 through HDFS's own "
+        + "reconstruction, one run, every repair under the same dfs.datanode.ec.reconstruct.read.bandwidthPerSec.",
+        "Each policy writes one full block group and loses internal block 0 (a data block); the time is the "
+        + "reconstruction task's own (NameNode scheduling delay excluded). Prints a table (or --json) and writes "
+        + "a PNG bar chart."})
+final class ReconstructionBenchCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--read-bandwidth", defaultValue = "8388608",
+      description = "dfs.datanode.ec.reconstruct.read.bandwidthPerSec for every repair, bytes/s (default ${DEFAULT-VALUE}).")
+  long readBandwidth;
+
+  @Option(names = "--cells-per-block", defaultValue = "8",
+      description = "Block size in cells (1 MiB each; default ${DEFAULT-VALUE}).")
+  int cellsPerBlock;
+
+  @Option(names = "--png", defaultValue = "ec-repair-bench-reconstruction.png",
+      description = "Where to write the bar chart (default ${DEFAULT-VALUE}).")
+  Path png;
+
+  @Option(names = "--quick", description = "Smaller blocks (4 cells) and a higher limit: a short run.")
+  boolean quick;
+
+  @Mixin
+  JsonOption json;
+
+  @Override
+  public Integer call() throws Exception {
+    Demo.requireMiniCluster();
+    boolean cellsGiven = spec.commandLine().getParseResult().hasMatchedOption("--cells-per-block");
+    boolean bandwidthGiven = spec.commandLine().getParseResult().hasMatchedOption("--read-bandwidth");
+    PrintWriter err = spec.commandLine().getErr();
+    ReconstructionBenchmark bench = new ReconstructionBenchmark(ReconstructionBenchmark.DEFAULT_PAIRS,
+        quick && !cellsGiven ? 4 : cellsPerBlock, quick && !bandwidthGiven ? 16L << 20 : readBandwidth, msg -> {
+          err.println("bench reconstruction: " + msg);
+          err.flush();
+        });
+    Map<String, ReconstructionBenchmark.Point> points = bench.run();
+    List<ReconstructionBenchmark.Comparison> comparisons = bench.compare(points);
+    writeChart(points, comparisons, bench);
+    PrintWriter out = spec.commandLine().getOut();
+    if (json.enabled) {
+      JsonOutput.print(out, toJson(points, comparisons, bench));
+    } else {
+      print(out, points, comparisons, bench);
+    }
+    boolean ok = points.values().stream().allMatch(ReconstructionBenchmark.Point::verified);
+    return ok ? 0 : EcRepairCli.FAILED;
+  }
+
+  private void print(PrintWriter out, Map<String, ReconstructionBenchmark.Point> points,
+                     List<ReconstructionBenchmark.Comparison> comparisons, ReconstructionBenchmark bench) {
+    out.printf("rebuilding internal block 0 of a full group, blocks of %d MiB, reads limited to %.1f MB/s "
+        + "(dfs.datanode.ec.reconstruct.read.bandwidthPerSec)%n", bench.cellsPerBlock(), bench.readBandwidth() / 1e6);
+    Table t = new Table("policy", "rebuilt by", "bytes read", "x block", "seconds", "MB/s rebuilt", "verified");
+    for (ReconstructionBenchmark.Point p : points.values()) {
+      t.row(p.policy(), p.engine().equals("hdfs") ? "HDFS (stock)" : "ec-repair plugin", p.bytesRead(),
+          String.format(Locale.ROOT, "%.2f", p.blocksRead()), String.format(Locale.ROOT, "%.3f", p.seconds()),
+          String.format(Locale.ROOT, "%.1f", p.mbPerSec()), p.verified() ? "yes" : "NO");
+    }
+    t.print(out);
+    out.println();
+    Table c = new Table("policy", "vs", "speedup", "required", "reads ratio", "result");
+    for (ReconstructionBenchmark.Comparison x : comparisons) {
+      c.row(x.policy(), x.baseline(), String.format(Locale.ROOT, "%.2fx", x.speedup()),
+          String.format(Locale.ROOT, "%.1fx", x.required()), String.format(Locale.ROOT, "%.2fx", x.readRatio()),
+          x.pass() ? "pass" : "BELOW");
+    }
+    c.print(out);
+    out.println("chart: " + png.toAbsolutePath());
+  }
+
+  private Map<String, Object> toJson(Map<String, ReconstructionBenchmark.Point> points,
+                                     List<ReconstructionBenchmark.Comparison> comparisons,
+                                     ReconstructionBenchmark bench) {
+    List<Object> results = new ArrayList<>();
+    for (ReconstructionBenchmark.Point p : points.values()) {
+      io.ecrepair.layout.Policy policy = io.ecrepair.layout.Policy.parse(p.policy());
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("suite", "reconstruction");
+      m.put("codec", policy.code().codec());
+      m.put("k", policy.code().k());
+      m.put("m", policy.code().m());
+      m.put("op", "rebuild-block");
+      m.put("impl", p.engine().equals("hdfs") ? "hdfs-stock" : "ec-repair-plugin");
+      m.put("threads", 1);
+      m.put("cellBytes", policy.cellSize());
+      m.put("mbPerSec", p.mbPerSec());
+      m.put("policy", p.policy());
+      m.put("lostIndex", p.lostIndex());
+      m.put("bytesRead", p.bytesRead());
+      m.put("blockBytes", p.blockBytes());
+      m.put("blocksRead", p.blocksRead());
+      m.put("seconds", p.seconds());
+      m.put("verified", p.verified());
+      results.add(m);
+    }
+    List<Object> cmp = new ArrayList<>();
+    for (ReconstructionBenchmark.Comparison x : comparisons) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("policy", x.policy());
+      m.put("baseline", x.baseline());
+      m.put("speedup", x.speedup());
+      m.put("required", x.required());
+      m.put("readRatio", x.readRatio());
+      m.put("pass", x.pass());
+      cmp.add(m);
+    }
+    Map<String, Object> j = new LinkedHashMap<>();
+    j.put("readBandwidthPerSec", bench.readBandwidth());
+    j.put("blockBytes", (long) bench.cellsPerBlock() << 20);
+    j.put("results", results);
+    j.put("comparisons", cmp);
+    j.put("png", png.toAbsolutePath().toString());
+    return j;
+  }
+
+  private void writeChart(Map<String, ReconstructionBenchmark.Point> points,
+                          List<ReconstructionBenchmark.Comparison> comparisons, ReconstructionBenchmark bench)
+      throws java.io.IOException {
+    List<BarChart.Bar> bars = new ArrayList<>();
+    for (ReconstructionBenchmark.Comparison x : comparisons) {
+      ReconstructionBenchmark.Point ours = points.get(x.policy());
+      ReconstructionBenchmark.Point base = points.get(x.baseline());
+      bars.add(new BarChart.Bar(x.policy() + "\n" + String.format(Locale.ROOT, "%.2f blocks read", ours.blocksRead()),
+          ours.seconds(), String.format(Locale.ROOT, "%.2f s (%.2fx)", ours.seconds(), x.speedup()), 0));
+      bars.add(new BarChart.Bar(x.baseline() + "\n" + String.format(Locale.ROOT, "%.2f blocks read", base.blocksRead()),
+          base.seconds(), String.format(Locale.ROOT, "%.2f s", base.seconds()), 1));
+    }
+    BarChart.write(png, String.format(Locale.ROOT, "Rebuilding one %d MiB internal block, reads limited to %.1f MB/s",
+        bench.cellsPerBlock(), bench.readBandwidth() / 1e6), "repair time (s)", bars,
+        List.of("hadoop-ec-repair DataNode plugin", "HDFS stock reconstruction (RS)"));
+  }
+}

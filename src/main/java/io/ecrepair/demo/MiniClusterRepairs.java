@@ -1,0 +1,355 @@
+package io.ecrepair.demo;
+
+import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
+import io.ecrepair.hdfs.datanode.ReconstructionLog;
+import io.ecrepair.hdfs.datanode.TaskReport;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.util.StripedBlockUtil;
+import org.apache.hadoop.io.IOUtils;
+
+/**
+ * An in-process HDFS (MiniDFSCluster) with hadoop-ec-repair's DataNode plugin on every
+ * DataNode, for {@code ec-repair demo} and {@code bench reconstruction}: write a file under a
+ * policy, stop the DataNode holding one of its internal blocks, let the NameNode drive the
+ * reconstruction, check every rebuilt block byte for byte and read the file back, then bring
+ * the DataNode back (empty of the file) for the next policy.
+ */
+public final class MiniClusterRepairs implements AutoCloseable {
+  /** One rebuilt internal block. */
+  public record Repair(int group, int lostIndex, String engine, long bytesRead, long blockBytes, double seconds,
+                       boolean verified, Map<Integer, Long> helperBytes) {
+    /** Bytes read as a multiple of the rebuilt block. */
+    public double blocksRead() {
+      return blockBytes == 0 ? 0 : (double) bytesRead / blockBytes;
+    }
+  }
+
+  /** What one policy's run did. */
+  public record PolicyRun(String policy, long fileLength, long blockSize, List<Repair> repairs, boolean fileVerified,
+                          double wallSeconds) {
+    public boolean verified() {
+      return fileVerified && !repairs.isEmpty() && repairs.stream().allMatch(Repair::verified);
+    }
+  }
+
+  private final Path baseDir;
+  private final Configuration conf;
+  private final MiniDFSCluster cluster;
+  private final DistributedFileSystem fs;
+  private final Consumer<String> progress;
+
+  /**
+   * Starts the cluster.
+   *
+   * @param extra settings for every node (e.g. a reconstruction read limit)
+   */
+  public MiniClusterRepairs(int dataNodes, Configuration extra, Consumer<String> progress) throws IOException {
+    this.progress = progress;
+    this.baseDir = Files.createTempDirectory("ec-repair-minicluster");
+    Configuration c = new HdfsConfiguration();
+    c.set(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, EcRepairDataNodePlugin.class.getName());
+    c.setBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, true);
+    c.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
+    c.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
+    c.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 1);
+    c.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY, 32);
+    c.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY, 64);
+    c.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 20);
+    if (extra != null) {
+      for (Map.Entry<String, String> e : extra) {
+        c.set(e.getKey(), e.getValue());
+      }
+    }
+    this.conf = c;
+    progress.accept("starting an in-process HDFS: 1 NameNode, " + dataNodes + " DataNodes with the ec-repair plugin");
+    boolean ok = false;
+    try {
+      this.cluster = new MiniDFSCluster.Builder(c, baseDir.resolve("dfs").toFile()).numDataNodes(dataNodes).build();
+      cluster.waitActive();
+      this.fs = cluster.getFileSystem();
+      ok = true;
+    } finally {
+      if (!ok) {
+        deleteTree(baseDir);
+      }
+    }
+  }
+
+  public DistributedFileSystem fileSystem() {
+    return fs;
+  }
+
+  public MiniDFSCluster cluster() {
+    return cluster;
+  }
+
+  /** Adds (when not a system policy) and enables the policy; returns HDFS's copy of it. */
+  public ErasureCodingPolicy enable(ErasureCodingPolicy policy) throws IOException {
+    fs.addErasureCodingPolicies(new ErasureCodingPolicy[] {policy});
+    ErasureCodingPolicy known = null;
+    for (ErasureCodingPolicyInfo info : fs.getAllErasureCodingPolicies()) {
+      if (info.getPolicy().getName().equals(policy.getName())) {
+        known = info.getPolicy();
+      }
+    }
+    if (known == null) {
+      throw new IllegalArgumentException("HDFS did not accept policy " + policy.getName());
+    }
+    fs.enableErasureCodingPolicy(known.getName());
+    return known;
+  }
+
+  /**
+   * Writes {@code fileLength} bytes under {@code policy} with {@code blockSize}, stops the
+   * DataNode holding internal block {@code lostIndex} of group 0, waits for the NameNode-driven
+   * reconstruction of everything that DataNode held, verifies, and cleans up.
+   */
+  public PolicyRun run(ErasureCodingPolicy policy, long blockSize, long fileLength, int lostIndex, long seed,
+                       long timeoutMs) throws Exception {
+    long start = System.nanoTime();
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/" + policy.getName());
+    fs.mkdirs(dir);
+    fs.setErasureCodingPolicy(dir, policy.getName());
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "file");
+    progress.accept(policy.getName() + ": writing " + fileLength + " bytes");
+    byte[] data = randomBytes((int) fileLength, seed);
+    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 64 * 1024, (short) 1,
+        blockSize, null)) {
+      out.write(data);
+    }
+    List<LocatedBlock> groups = awaitReported(file, policy, timeoutMs);
+    Map<String, byte[]> original = new HashMap<>();
+    Map<Long, Integer> groupOf = new HashMap<>();
+    DatanodeInfo victim = null;
+    for (int g = 0; g < groups.size(); g++) {
+      LocatedStripedBlock group = (LocatedStripedBlock) groups.get(g);
+      groupOf.put(group.getBlock().getBlockId(), g);
+      for (int j = 0; j < group.getBlockIndices().length; j++) {
+        int index = group.getBlockIndices()[j];
+        original.put(g + "/" + index, replica(group.getLocations()[j], internal(group, index, policy)));
+        if (g == 0 && index == lostIndex) {
+          victim = group.getLocations()[j];
+        }
+      }
+    }
+    if (victim == null) {
+      throw new IllegalArgumentException(policy.getName() + " has no internal block " + lostIndex + " in group 0");
+    }
+    // What the stopped DataNode held: the blocks to be rebuilt.
+    Set<String> lost = new HashSet<>();
+    for (int g = 0; g < groups.size(); g++) {
+      LocatedStripedBlock group = (LocatedStripedBlock) groups.get(g);
+      for (int j = 0; j < group.getBlockIndices().length; j++) {
+        if (group.getLocations()[j].getXferPort() == victim.getXferPort()) {
+          lost.add(g + "/" + group.getBlockIndices()[j]);
+        }
+      }
+    }
+    ReconstructionLog.clear();
+    DataNode dn = dataNode(victim);
+    progress.accept(policy.getName() + ": stopping DataNode " + victim.getXferAddr() + " (it held internal blocks "
+        + lost + "); waiting for the NameNode-driven reconstruction");
+    MiniDFSCluster.DataNodeProperties stopped = cluster.stopDataNode(victim.getXferAddr());
+    cluster.setDataNodeDead(dn.getDatanodeId());
+    try {
+      long deadline = System.currentTimeMillis() + timeoutMs;
+      List<LocatedBlock> now;
+      while (true) {
+        now = fs.getClient().getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).getLocatedBlocks();
+        if (complete(now, groups, victim) && reported(lost, groupOf)) {
+          break;
+        }
+        if (System.currentTimeMillis() > deadline) {
+          throw new IOException(policy.getName() + ": reconstruction did not finish in " + timeoutMs / 1000 + " s"
+              + " (tasks so far: " + ReconstructionLog.reports() + ")");
+        }
+        Thread.sleep(100);
+      }
+      // Every internal block, rebuilt or not, byte for byte.
+      Map<String, Boolean> equal = new HashMap<>();
+      for (int g = 0; g < now.size(); g++) {
+        LocatedStripedBlock group = (LocatedStripedBlock) now.get(g);
+        for (int j = 0; j < group.getBlockIndices().length; j++) {
+          if (group.getLocations()[j].getXferPort() == victim.getXferPort()) {
+            continue;
+          }
+          int index = group.getBlockIndices()[j];
+          byte[] bytes = replica(group.getLocations()[j], internal(group, index, policy));
+          equal.merge(g + "/" + index, Arrays.equals(original.get(g + "/" + index), bytes), Boolean::logicalAnd);
+        }
+      }
+      boolean fileOk = readBack(file, data);
+      List<Repair> repairs = new ArrayList<>();
+      for (TaskReport r : ReconstructionLog.reports()) {
+        Integer g = groupOf.get(r.blockGroupId());
+        if (g == null || !r.succeeded()) {
+          continue;
+        }
+        for (int index : r.lost()) {
+          long blockBytes = StripedBlockUtil.getInternalBlockLength(groups.get(g).getBlockSize(), policy, index);
+          repairs.add(new Repair(g, index, r.engine(), r.lost().length == 1 ? r.bytesRead() : r.bytesRead()
+              / r.lost().length, blockBytes, r.seconds(), equal.getOrDefault(g + "/" + index, false)
+              && lost.contains(g + "/" + index), r.helperBytes()));
+        }
+      }
+      repairs.sort(Comparator.comparingInt(Repair::group).thenComparingInt(Repair::lostIndex));
+      return new PolicyRun(policy.getName(), fileLength, blockSize, repairs, fileOk,
+          (System.nanoTime() - start) / 1e9);
+    } finally {
+      fs.delete(dir, true);
+      progress.accept(policy.getName() + ": restarting DataNode " + victim.getXferAddr());
+      cluster.restartDataNode(stopped, true);
+      cluster.waitActive();
+    }
+  }
+
+  /** Whether every group has every internal block it had, none on the stopped node. */
+  private static boolean complete(List<LocatedBlock> now, List<LocatedBlock> before, DatanodeInfo victim) {
+    for (int g = 0; g < now.size(); g++) {
+      LocatedStripedBlock a = (LocatedStripedBlock) now.get(g);
+      Set<Integer> live = new HashSet<>();
+      for (int j = 0; j < a.getBlockIndices().length; j++) {
+        if (a.getLocations()[j].getXferPort() != victim.getXferPort()) {
+          live.add((int) a.getBlockIndices()[j]);
+        }
+      }
+      if (live.size() < ((LocatedStripedBlock) before.get(g)).getBlockIndices().length) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether a task report arrived for every lost block (the report follows the block by a moment). */
+  private static boolean reported(Set<String> lost, Map<Long, Integer> groupOf) {
+    Set<String> seen = new HashSet<>();
+    for (TaskReport r : ReconstructionLog.reports()) {
+      Integer g = groupOf.get(r.blockGroupId());
+      if (g != null && r.succeeded()) {
+        for (int index : r.lost()) {
+          seen.add(g + "/" + index);
+        }
+      }
+    }
+    return seen.containsAll(lost);
+  }
+
+  private List<LocatedBlock> awaitReported(org.apache.hadoop.fs.Path file, ErasureCodingPolicy policy, long timeoutMs)
+      throws Exception {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    int k = policy.getNumDataUnits();
+    while (true) {
+      List<LocatedBlock> groups = fs.getClient().getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE)
+          .getLocatedBlocks();
+      boolean all = true;
+      for (LocatedBlock b : groups) {
+        int dataBlocks = (int) Math.min(k, (b.getBlockSize() + policy.getCellSize() - 1) / policy.getCellSize());
+        all &= ((LocatedStripedBlock) b).getBlockIndices().length >= dataBlocks + policy.getNumParityUnits();
+      }
+      if (all) {
+        return groups;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("the NameNode did not learn every internal block of " + file);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private boolean readBack(org.apache.hadoop.fs.Path file, byte[] data) throws IOException {
+    byte[] back = new byte[data.length];
+    try (FSDataInputStream in = fs.open(file)) {
+      in.readFully(0, back);
+    }
+    return Arrays.equals(data, back);
+  }
+
+  private static ExtendedBlock internal(LocatedStripedBlock group, int index, ErasureCodingPolicy policy) {
+    return StripedBlockUtil.constructInternalBlock(group.getBlock(), policy.getCellSize(), policy.getNumDataUnits(),
+        index);
+  }
+
+  private DataNode dataNode(DatanodeInfo info) {
+    for (DataNode dn : cluster.getDataNodes()) {
+      if (dn.getXferPort() == info.getXferPort()) {
+        return dn;
+      }
+    }
+    throw new IllegalStateException("no running DataNode " + info);
+  }
+
+  private byte[] replica(DatanodeInfo holder, ExtendedBlock block) throws IOException {
+    DataNode dn = dataNode(holder);
+    ExtendedBlock stored = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
+        dn.getFSDataset().getLength(block), block.getGenerationStamp());
+    byte[] bytes = new byte[(int) stored.getNumBytes()];
+    try (InputStream in = dn.getFSDataset().getBlockInputStream(stored, 0)) {
+      IOUtils.readFully(in, bytes, 0, bytes.length);
+    }
+    return bytes;
+  }
+
+  static byte[] randomBytes(int length, long seed) {
+    byte[] data = new byte[length];
+    ByteBuffer b = ByteBuffer.wrap(data);
+    SplittableRandom r = new SplittableRandom(seed);
+    while (b.remaining() >= 8) {
+      b.putLong(r.nextLong());
+    }
+    while (b.hasRemaining()) {
+      b.put((byte) r.nextInt());
+    }
+    return data;
+  }
+
+  @Override
+  public void close() {
+    try {
+      cluster.shutdown();
+    } finally {
+      deleteTree(baseDir);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+    } catch (IOException e) {
+      // best effort: a temporary directory
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package io.ecrepair.hdfs.datanode;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.util.ServicePlugin;
+import org.apache.hadoop.util.VersionInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * hadoop-ec-repair's DataNode plugin ({@code dfs.datanode.plugins}): NameNode-driven
+ * reconstruction of our policies (codecs clay, butterfly, lrc-*) reads only what each code
+ * needs (Clay sub-chunks from d helpers, Butterfly halves, an LRC local group); every other
+ * policy, Hadoop's RS included, stays with HDFS's own reconstruction, untouched.
+ *
+ * <p>Start-up installs the {@link ReconstructionHook} and logs that the plugin is active; if
+ * this Hadoop does not offer the hook, it logs an ERROR saying what will not work and throws
+ * (HDFS then logs the plugin as not started and the DataNode runs without it).
+ */
+public final class EcRepairDataNodePlugin implements ServicePlugin {
+  /**
+   * Diagnostics for benchmarks and the demo (default false): also time HDFS's own
+   * reconstruction tasks (those the plugin leaves to HDFS) and report them in
+   * {@link ReconstructionLog}. The task itself runs unchanged.
+   */
+  public static final String TIME_STOCK_TASKS_KEY = "ecrepair.datanode.time-stock-tasks";
+
+  private static final Logger LOG = LoggerFactory.getLogger(EcRepairDataNodePlugin.class);
+  private static final Map<DataNode, EcRepairDataNodePlugin> ACTIVE = new ConcurrentHashMap<>();
+
+  private DataNode datanode;
+  private ReconstructionMetrics metrics;
+  private ReconstructionContext ctx;
+  private ReconstructionHook hook;
+
+  @Override
+  public synchronized void start(Object service) {
+    if (!(service instanceof DataNode dn)) {
+      throw new IllegalArgumentException("hadoop-ec-repair's DataNode plugin runs in a DataNode (dfs.datanode.plugins), "
+          + "not in " + (service == null ? "null" : service.getClass().getName()));
+    }
+    try {
+      if (dn.getErasureCodingWorker() == null) {
+        throw new IllegalStateException("this DataNode has no ErasureCodingWorker");
+      }
+      ctx = null;
+      metrics = new ReconstructionMetrics(nameOf(dn));
+      ctx = new ReconstructionContext(dn, dn.getConf(), metrics, dn.getErasureCodingWorker().getXmitWeight());
+      hook = ReconstructionHook.install(dn, ctx);
+      metrics.hookInstalled(true);
+      metrics.register();
+      datanode = dn;
+      ACTIVE.put(dn, this);
+      LOG.info("ec-repair: DataNode plugin active on {}: reconstruction of clay, butterfly and lrc-* policies reads "
+          + "only what each code needs; RS and other policies stay with HDFS (metrics: {})", ctx.name(),
+          metrics.sourceName());
+    } catch (Throwable t) {
+      if (ctx != null) {
+        ctx.shutdown();
+      }
+      String msg = "ec-repair: DataNode plugin NOT active: Hadoop " + VersionInfo.getVersion()
+          + " does not offer the reconstruction hook it needs (" + t + "). NameNode-driven reconstruction of Clay and "
+          + "Butterfly policies will fail on this DataNode and LRC will read k blocks; use Hadoop 3.3.x (built and "
+          + "tested against 3.3.6) or remove io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin from dfs.datanode.plugins";
+      LOG.error(msg, t);
+      throw new IllegalStateException(msg, t);
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (hook != null) {
+      hook.uninstall();
+      hook = null;
+    }
+    if (ctx != null) {
+      ctx.shutdown();
+    }
+    if (metrics != null) {
+      metrics.hookInstalled(false);
+      metrics.unregister();
+    }
+    if (datanode != null) {
+      ACTIVE.remove(datanode);
+      datanode = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** Whether the plugin's hook is installed on {@code dn}. */
+  public static boolean isActive(DataNode dn) {
+    return ACTIVE.containsKey(dn);
+  }
+
+  /** The plugin's counters on {@code dn} (as JMX shows them), empty when it is not active there. */
+  public static Map<String, Long> metrics(DataNode dn) {
+    EcRepairDataNodePlugin p = ACTIVE.get(dn);
+    return p == null ? Map.of() : p.metrics.snapshot();
+  }
+
+  /** The DataNode as HDFS names its own metrics ({@code DataNodeActivity-<host>-<port>}): host:port. */
+  static String nameOf(DataNode dn) {
+    return dn.getDisplayName();
+  }
+
+  /** The metrics2 source (and JMX {@code name=}) of the plugin on {@code dn}. */
+  public static String metricsSourceName(DataNode dn) {
+    return ReconstructionMetrics.sourceName(nameOf(dn));
+  }
+}

@@ -1,0 +1,223 @@
+package io.ecrepair.hdfs.datanode;
+
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.EnumSet;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.net.Peer;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
+import org.apache.hadoop.hdfs.protocol.datatransfer.PacketHeader;
+import org.apache.hadoop.hdfs.protocol.datatransfer.PacketReceiver;
+import org.apache.hadoop.hdfs.protocol.datatransfer.Sender;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ClientReadStatusProto;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ReadOpChecksumInfoProto;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
+import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.util.DataChecksum;
+
+/**
+ * Reads byte ranges of one helper's internal block through HDFS's own block read protocol
+ * (OP_READ_BLOCK with a block access token, SASL or encryption as the cluster configures,
+ * checksums verified): one connection for all ranges of a task, with several requests in
+ * flight, so a helper's many small sub-chunk runs cost one stream rather than one round
+ * trip each.
+ *
+ * <p>Pipelining on one connection follows the protocol exactly: each request is followed by
+ * its client status message, which the DataNode reads after it has sent the range and before
+ * it reads the next request (DataXceiver keeps the connection for the next op). The status
+ * is {@code SUCCESS}, not {@code CHECKSUM_OK}, because it is sent before the bytes arrive;
+ * checksums are verified here as the bytes come in.
+ */
+final class HelperReader implements Closeable {
+  /** Where the bytes of a range go, in increasing block offset order. */
+  interface Sink {
+    void accept(long blockOffset, ByteBuffer data) throws IOException, InterruptedException;
+  }
+
+  /** Requests kept in flight on the connection (each costs the DataNode one small buffered message). */
+  static final int WINDOW = Integer.getInteger("ecrepair.read.window", 32);
+
+  private final DataNode datanode;
+  private final Configuration conf;
+  private final DatanodeInfo source;
+  private final ExtendedBlock block;
+  private final int readTimeoutMs;
+  private final ReadAccounting accounting;
+  private volatile Peer peer;
+  private Token<BlockTokenIdentifier> token;
+  private PacketReceiver packets;
+  private volatile DataChecksum checksum;
+  private volatile boolean closed;
+
+  /** Counts what a read delivered and throttles it (DataNode's EC read throttler). */
+  interface ReadAccounting {
+    void delivered(long bytes);
+  }
+
+  HelperReader(DataNode datanode, Configuration conf, DatanodeInfo source, ExtendedBlock block, int readTimeoutMs,
+               ReadAccounting accounting) {
+    this.datanode = datanode;
+    this.conf = conf;
+    this.source = source;
+    this.block = block;
+    this.readTimeoutMs = readTimeoutMs;
+    this.accounting = accounting;
+  }
+
+  DatanodeInfo source() {
+    return source;
+  }
+
+  /** The checksum of the helper's block, once a response arrived (null before). */
+  DataChecksum checksum() {
+    return checksum;
+  }
+
+  /**
+   * Reads every range {offset, length} (sorted, disjoint, inside the block) and hands the
+   * bytes to {@code sink} in order.
+   */
+  void read(List<long[]> ranges, Sink sink) throws IOException, InterruptedException {
+    if (ranges.isEmpty()) {
+      return;
+    }
+    connect();
+    DataOutputStream out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream(), 16 * 1024));
+    Sender sender = new Sender(out);
+    DataInputStream in = new DataInputStream(peer.getInputStream());
+    ReadableByteChannel channel = peer.getInputStreamChannel();
+    int sent = 0;
+    for (int done = 0; done < ranges.size(); done++) {
+      while (sent < ranges.size() && sent - done < WINDOW) {
+        long[] r = ranges.get(sent++);
+        sender.readBlock(block, token, "", r[0], r[1], true, CachingStrategy.newDefaultStrategy());
+        ClientReadStatusProto.newBuilder().setStatus(Status.SUCCESS).build().writeDelimitedTo(out);
+      }
+      out.flush();
+      receive(in, channel, ranges.get(done), sink);
+    }
+  }
+
+  private void receive(DataInputStream in, ReadableByteChannel channel, long[] range, Sink sink)
+      throws IOException, InterruptedException {
+    long start = range[0];
+    long end = range[0] + range[1];
+    BlockOpResponseProto status = BlockOpResponseProto.parseFrom(PBHelperClient.vintPrefixed(in));
+    DataTransferProtoUtil.checkBlockOpStatus(status, "reading " + block + " [" + start + ", " + end + ") from " + source);
+    ReadOpChecksumInfoProto info = status.getReadOpChecksumInfo();
+    DataChecksum cs = DataTransferProtoUtil.fromProto(info.getChecksum());
+    long firstChunk = info.getChunkOffset();
+    if (firstChunk < 0 || firstChunk > start || firstChunk <= start - cs.getBytesPerChecksum()) {
+      throw new IOException("bad first chunk offset " + firstChunk + " for a read at " + start + " of " + block
+          + " from " + source);
+    }
+    checksum = cs;
+    // A receiver refuses to read past a last-packet-in-block: one per range.
+    packets = new PacketReceiver(false);
+    long needed = end - firstChunk;
+    long lastSeq = -1;
+    String name = block + " on " + source;
+    while (needed > 0) {
+      receivePacket(channel, in);
+      PacketHeader h = packets.getHeader();
+      if (!h.sanityCheck(lastSeq)) {
+        throw new IOException("bad packet header " + h + " reading " + name);
+      }
+      lastSeq = h.getSeqno();
+      int len = h.getDataLen();
+      if (len <= 0) {
+        throw new IOException("range [" + start + ", " + end + ") of " + name + " ended early at "
+            + (end - needed));
+      }
+      ByteBuffer data = packets.getDataSlice();
+      cs.verifyChunkedSums(data, packets.getChecksumSlice(), name, h.getOffsetInBlock());
+      long from = Math.max(start, h.getOffsetInBlock());
+      long to = Math.min(end, h.getOffsetInBlock() + len);
+      if (to > from) {
+        ByteBuffer useful = data.duplicate();
+        useful.position((int) (from - h.getOffsetInBlock())).limit((int) (to - h.getOffsetInBlock()));
+        accounting.delivered(to - from);
+        sink.accept(from, useful.slice());
+      }
+      needed -= len;
+    }
+    receivePacket(channel, in);
+    PacketHeader trailer = packets.getHeader();
+    if (!trailer.isLastPacketInBlock() || trailer.getDataLen() != 0) {
+      throw new IOException("expected the empty end-of-read packet from " + source + ", got " + trailer);
+    }
+  }
+
+  private void receivePacket(ReadableByteChannel channel, InputStream in) throws IOException {
+    if (channel != null) {
+      packets.receiveNextPacket(channel);
+    } else {
+      packets.receiveNextPacket(in);
+    }
+  }
+
+  private void connect() throws IOException {
+    if (peer != null) {
+      return;
+    }
+    if (closed) {
+      throw new IOException("reader for " + source + " is closed");
+    }
+    InetSocketAddress addr = NetUtils.createSocketAddr(source.getXferAddr(
+        datanode.getDnConf().getConnectToDnViaHostname()));
+    token = datanode.getBlockAccessToken(block, EnumSet.of(BlockTokenIdentifier.AccessMode.READ),
+        StorageType.EMPTY_ARRAY, new String[0]);
+    int timeout = datanode.getDnConf().getSocketTimeout();
+    Socket sock = NetUtils.getDefaultSocketFactory(conf).createSocket();
+    boolean ok = false;
+    try {
+      NetUtils.connect(sock, addr, timeout);
+      sock.setTcpNoDelay(true);
+      peer = DFSUtilClient.peerFromSocketAndKey(datanode.getSaslClient(), sock,
+          datanode.getDataEncryptionKeyFactoryForBlock(block), token, source, timeout);
+      peer.setReadTimeout(readTimeoutMs);
+      peer.setWriteTimeout(datanode.getDnConf().getSocketWriteTimeout());
+      ok = true;
+    } finally {
+      if (!ok) {
+        IOUtils.closeSocket(sock);
+        IOUtils.cleanupWithLogger(null, peer);
+        peer = null;
+      }
+    }
+    if (closed) {
+      close();
+      throw new IOException("reader for " + source + " is closed");
+    }
+  }
+
+  /** Closes the connection; a read blocked on it fails. Safe from any thread, more than once. */
+  @Override
+  public void close() {
+    closed = true;
+    Peer p = peer;
+    if (p != null) {
+      IOUtils.cleanupWithLogger(null, p);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.ecrepair.hdfs.datanode;
+
+import io.ecrepair.gf.RegionCoder;
+import io.ecrepair.gf.RegionCoders;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.util.DataChecksum;
+
+/**
+ * What the reconstruction tasks of one DataNode share: the DataNode, its configuration and
+ * the settings read from it, the helper-read threads and the metrics.
+ */
+final class ReconstructionContext {
+  private final DataNode datanode;
+  private final Configuration conf;
+  private final String name;
+  private final ReconstructionMetrics metrics;
+  private final ThreadPoolExecutor readPool;
+  private final boolean validation;
+  private final int readTimeoutMillis;
+  private final float xmitWeight;
+  private final boolean timeStockTasks;
+
+  ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
+    this.datanode = datanode;
+    this.conf = conf;
+    this.name = EcRepairDataNodePlugin.nameOf(datanode);
+    this.metrics = metrics;
+    this.xmitWeight = xmitWeight;
+    this.validation = conf.getBoolean(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_KEY,
+        DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_VALUE);
+    this.readTimeoutMillis = conf.getInt(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_KEY,
+        DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_DEFAULT);
+    this.timeStockTasks = conf.getBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, false);
+    AtomicInteger threads = new AtomicInteger();
+    this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+      Thread t = new Thread(r, "ec-repair-read-" + name + "-" + threads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  DataNode datanode() {
+    return datanode;
+  }
+
+  Configuration conf() {
+    return conf;
+  }
+
+  /** The DataNode's transfer address, naming it in logs and reports. */
+  String name() {
+    return name;
+  }
+
+  ReconstructionMetrics metrics() {
+    return metrics;
+  }
+
+  ExecutorService readPool() {
+    return readPool;
+  }
+
+  RegionCoder coder() {
+    return RegionCoders.best();
+  }
+
+  boolean timeStockTasks() {
+    return timeStockTasks;
+  }
+
+  boolean validation() {
+    return validation;
+  }
+
+  /** {@code dfs.datanode.ec.reconstruction.stripedread.timeout.millis}: a helper silent this long fails. */
+  int readTimeoutMillis() {
+    return readTimeoutMillis;
+  }
+
+  /** A helper short of the current row that delivered nothing this long is given up. */
+  long stallMillis() {
+    return Math.max(2L * readTimeoutMillis, 1000L);
+  }
+
+  /** The xmits HDFS charges a task of {@code xmits} (ErasureCodingWorker: weighted, at least 1). */
+  int xmitsCharged(int xmits) {
+    return Math.max((int) (xmits * xmitWeight), 1);
+  }
+
+  DataChecksum defaultChecksum() {
+    DataChecksum.Type type = DataChecksum.Type.valueOf(conf.get(DFSConfigKeys.DFS_CHECKSUM_TYPE_KEY,
+        DFSConfigKeys.DFS_CHECKSUM_TYPE_DEFAULT));
+    return DataChecksum.newDataChecksum(type, conf.getInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY,
+        DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_DEFAULT));
+  }
+
+  void shutdown() {
+    readPool.shutdownNow();
+  }
+}

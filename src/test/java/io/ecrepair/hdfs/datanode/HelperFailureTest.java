@@ -1,0 +1,59 @@
+package io.ecrepair.hdfs.datanode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A helper DataNode stopped while a Clay repair reads from it: the task replaces it (Clay's
+ * repair needs every other block, so it goes on with a decode from k blocks from the row
+ * where the helper stopped), or fails and the NameNode's retry succeeds. Either way every
+ * internal block ends up equal to the original. The read throttle
+ * ({@code dfs.datanode.ec.reconstruct.read.bandwidthPerSec}) keeps the repair slow enough
+ * to stop the helper in the middle.
+ */
+class HelperFailureTest {
+  private static final int CELL = 64 * 1024;
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void helperStoppedMidRepair() throws Exception {
+    ReconstructionLog.clear();
+    Configuration extra = new Configuration(false);
+    extra.setLong(DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_READ_BANDWIDTHPERSEC_KEY, 512 * 1024);
+    extra.setInt(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_KEY, 2000);
+    // CLAY-5-3, 8 cells per block: a lost block reads 7/3 x 512 KiB, about 2.3 s at 512 KiB/s.
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 8 + 2, "clay", 5, 3, CELL, 8, extra)) {
+      org.apache.hadoop.fs.Path file = c.write("one-group", 5 * 8 * CELL, 7);
+      DatanodeInfo lost = c.holder(file, 0, 0);
+      DatanodeInfo helper = c.holder(file, 0, 3);
+      c.stop(lost);
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (ReconstructionLog.running().isEmpty() && ReconstructionLog.reports().isEmpty()) {
+        assertTrue(System.currentTimeMillis() < deadline, "no reconstruction started");
+        Thread.sleep(50);
+      }
+      Thread.sleep(700);
+      assertTrue(ReconstructionLog.reports().isEmpty(), "the repair was still running when the helper stopped");
+      c.stop(helper);
+      c.awaitReconstruction(180_000);
+      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
+      c.verifyFiles();
+
+      List<TaskReport> reports = ReconstructionLog.reports();
+      boolean replaced = reports.stream().anyMatch(r -> r.succeeded() && r.helperReplacements() > 0);
+      boolean retried = reports.stream().anyMatch(r -> !r.succeeded())
+          && reports.stream().anyMatch(r -> r.succeeded() && r.lost()[0] == 0);
+      assertTrue(replaced || retried, "the helper's failure was handled: " + reports);
+    }
+  }
+}

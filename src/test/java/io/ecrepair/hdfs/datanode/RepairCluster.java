@@ -1,0 +1,275 @@
+package io.ecrepair.hdfs.datanode;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.util.StripedBlockUtil;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.io.erasurecode.ECSchema;
+
+/**
+ * A MiniDFSCluster with the DataNode plugin, for reconstruction tests: writes files under a
+ * policy, remembers every internal block, stops DataNodes, waits for the NameNode-driven
+ * reconstruction and checks every rebuilt internal block byte for byte.
+ */
+final class RepairCluster implements AutoCloseable {
+  final MiniDFSCluster cluster;
+  final DistributedFileSystem fs;
+  final ErasureCodingPolicy policy;
+  final long blockSize;
+  /** file -> its bytes. */
+  final Map<Path, byte[]> files = new LinkedHashMap<>();
+  /** "file/group/index" -> bytes of that internal block when written. */
+  final Map<String, byte[]> original = new LinkedHashMap<>();
+  final List<DatanodeInfo> stopped = new ArrayList<>();
+  final Configuration conf;
+
+  RepairCluster(File dir, int dataNodes, String codec, int k, int m, int cellSize, int cellsPerBlock,
+                Configuration extra) throws IOException {
+    Configuration conf = new HdfsConfiguration();
+    conf.set(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, EcRepairDataNodePlugin.class.getName());
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
+    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 1);
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY, 32);
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY, 64);
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 10);
+    if (extra != null) {
+      for (Map.Entry<String, String> e : extra) {
+        conf.set(e.getKey(), e.getValue());
+      }
+    }
+    this.conf = conf;
+    this.cluster = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes).build();
+    this.cluster.waitActive();
+    this.fs = cluster.getFileSystem();
+    this.blockSize = (long) cellSize * cellsPerBlock;
+    ErasureCodingPolicy p = new ErasureCodingPolicy(new ECSchema(codec, k, m), cellSize);
+    fs.addErasureCodingPolicies(new ErasureCodingPolicy[] {p}); // a no-op for a system policy
+    fs.enableErasureCodingPolicy(p.getName());
+    this.policy = lookup(p.getName());
+    Path dir0 = new Path("/ec");
+    fs.mkdirs(dir0);
+    fs.setErasureCodingPolicy(dir0, policy.getName());
+  }
+
+  private ErasureCodingPolicy lookup(String name) throws IOException {
+    return fs.getAllErasureCodingPolicies().stream().map(i -> i.getPolicy()).filter(x -> x.getName().equals(name))
+        .findFirst().orElseThrow();
+  }
+
+  int k() {
+    return policy.getNumDataUnits();
+  }
+
+  int cell() {
+    return policy.getCellSize();
+  }
+
+  /** Writes a file of {@code length} random bytes under the policy and records its internal blocks. */
+  Path write(String name, int length, long seed) throws IOException {
+    byte[] data = new byte[length];
+    new Random(seed).nextBytes(data);
+    Path file = new Path("/ec/" + name);
+    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 4096, (short) 1, blockSize,
+        null)) {
+      out.write(data);
+    }
+    files.put(file, data);
+    List<LocatedBlock> groups = awaitReported(file);
+    for (int g = 0; g < groups.size(); g++) {
+      LocatedStripedBlock group = (LocatedStripedBlock) groups.get(g);
+      for (int j = 0; j < group.getBlockIndices().length; j++) {
+        int index = group.getBlockIndices()[j];
+        original.put(file + "/" + g + "/" + index, replica(group.getLocations()[j], internal(group, index)));
+      }
+    }
+    return file;
+  }
+
+  /** The file's groups once the NameNode knows every internal block (block reports arrive after close). */
+  private List<LocatedBlock> awaitReported(Path file) throws IOException {
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (true) {
+      List<LocatedBlock> groups = groups(file);
+      boolean all = true;
+      for (LocatedBlock b : groups) {
+        LocatedStripedBlock group = (LocatedStripedBlock) b;
+        int dataBlocks = (int) Math.min(k(), (group.getBlockSize() + cell() - 1) / cell());
+        if (group.getBlockIndices().length < dataBlocks + policy.getNumParityUnits()) {
+          all = false;
+        }
+      }
+      if (all) {
+        return groups;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("the NameNode did not learn every internal block of " + file);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException(e);
+      }
+    }
+  }
+
+  List<LocatedBlock> groups(Path file) throws IOException {
+    return fs.getClient().getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).getLocatedBlocks();
+  }
+
+  /** The DataNode holding internal block {@code index} of group {@code g} of {@code file}. */
+  DatanodeInfo holder(Path file, int g, int index) throws IOException {
+    LocatedStripedBlock group = (LocatedStripedBlock) groups(file).get(g);
+    for (int j = 0; j < group.getBlockIndices().length; j++) {
+      if (group.getBlockIndices()[j] == index) {
+        return group.getLocations()[j];
+      }
+    }
+    throw new AssertionError("no internal block " + index + " in group " + g + " of " + file);
+  }
+
+  /** Adds DataNodes (with the plugin) to host rebuilt blocks. */
+  void addDataNodes(int count) throws IOException {
+    cluster.startDataNodes(conf, count, true, null, null);
+    cluster.waitActive();
+  }
+
+  /** Stops DataNodes and tells the NameNode at once (no heartbeat expiry wait). */
+  void stop(DatanodeInfo... nodes) throws IOException {
+    for (DatanodeInfo node : nodes) {
+      DataNode dn = dataNode(node);
+      cluster.stopDataNode(node.getXferAddr());
+      cluster.setDataNodeDead(dn.getDatanodeId());
+      stopped.add(node);
+    }
+  }
+
+  /** Waits until every group of every file has all its internal blocks again, none on a stopped node. */
+  void awaitReconstruction(long timeoutMs) throws Exception {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    while (!allLive()) {
+      assertTrue(System.currentTimeMillis() < deadline, "reconstruction did not finish in " + timeoutMs + " ms; "
+          + "reports: " + ReconstructionLog.reports());
+      Thread.sleep(200);
+    }
+  }
+
+  private boolean allLive() throws IOException {
+    Set<Integer> stoppedPorts = new HashSet<>();
+    for (DatanodeInfo d : stopped) {
+      stoppedPorts.add(d.getXferPort());
+    }
+    for (Path file : files.keySet()) {
+      List<LocatedBlock> groups = groups(file);
+      for (int g = 0; g < groups.size(); g++) {
+        LocatedStripedBlock group = (LocatedStripedBlock) groups.get(g);
+        Set<Integer> indices = new HashSet<>();
+        for (int j = 0; j < group.getBlockIndices().length; j++) {
+          if (!stoppedPorts.contains(group.getLocations()[j].getXferPort())) {
+            indices.add((int) group.getBlockIndices()[j]);
+          }
+        }
+        String prefix = file + "/" + g + "/";
+        long expected = original.keySet().stream().filter(key -> key.startsWith(prefix)).count();
+        if (indices.size() < expected) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Compares every internal block now stored (off the stopped nodes) with the original bytes; returns how many. */
+  int verifyBlocks() throws Exception {
+    Set<Integer> stoppedPorts = new HashSet<>();
+    for (DatanodeInfo d : stopped) {
+      stoppedPorts.add(d.getXferPort());
+    }
+    int checked = 0;
+    for (Path file : files.keySet()) {
+      List<LocatedBlock> groups = groups(file);
+      for (int g = 0; g < groups.size(); g++) {
+        LocatedStripedBlock group = (LocatedStripedBlock) groups.get(g);
+        for (int j = 0; j < group.getBlockIndices().length; j++) {
+          if (stoppedPorts.contains(group.getLocations()[j].getXferPort())) {
+            continue;
+          }
+          int index = group.getBlockIndices()[j];
+          byte[] now = replica(group.getLocations()[j], internal(group, index));
+          assertArrayEquals(original.get(file + "/" + g + "/" + index), now,
+              file + " group " + g + " internal block " + index + " on " + group.getLocations()[j]);
+          checked++;
+        }
+      }
+    }
+    return checked;
+  }
+
+  /** Reads every file back whole through a stock client and compares. */
+  void verifyFiles() throws IOException {
+    for (Map.Entry<Path, byte[]> e : files.entrySet()) {
+      byte[] back = new byte[e.getValue().length];
+      try (FSDataInputStream in = fs.open(e.getKey())) {
+        in.readFully(0, back);
+      }
+      assertArrayEquals(e.getValue(), back, "read back " + e.getKey());
+    }
+  }
+
+  ExtendedBlock internal(LocatedStripedBlock group, int index) {
+    return StripedBlockUtil.constructInternalBlock(group.getBlock(), cell(), k(), index);
+  }
+
+  DataNode dataNode(DatanodeInfo info) {
+    for (DataNode dn : cluster.getDataNodes()) {
+      if (dn.getXferPort() == info.getXferPort()) {
+        return dn;
+      }
+    }
+    throw new AssertionError("no running DataNode " + info);
+  }
+
+  /** A replica's bytes as its DataNode stores them. */
+  byte[] replica(DatanodeInfo holder, ExtendedBlock block) throws IOException {
+    DataNode dn = dataNode(holder);
+    ExtendedBlock stored = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
+        dn.getFSDataset().getLength(block), block.getGenerationStamp());
+    byte[] bytes = new byte[(int) stored.getNumBytes()];
+    try (InputStream in = dn.getFSDataset().getBlockInputStream(stored, 0)) {
+      IOUtils.readFully(in, bytes, 0, bytes.length);
+    }
+    return bytes;
+  }
+
+  @Override
+  public void close() {
+    cluster.shutdown();
+  }
+}
