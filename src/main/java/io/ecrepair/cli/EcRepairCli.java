@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ec-repair", mixinStandardHelpOptions = true, version = "hadoop-ec-repair 0.1.0",
     description = "Fast erasure-coding repair for HDFS: inspect policies, lay files out as HDFS stores them, "
         + "rebuild them, benchmark the coders.",
-    subcommands = {InfoCommand.class, EncodeCommand.class, DecodeCommand.class, RepairCommand.class, BenchCommand.class})
+    subcommands = {InfoCommand.class, EncodeCommand.class, DecodeCommand.class, RepairCommand.class, BenchCommand.class, PlanCommand.class})
 public final class EcRepairCli implements Runnable {
   /** Exit code for bad arguments. */
   public static final int USAGE = 2;
