@@ -33,8 +33,14 @@ import java.util.SplittableRandom;
  * time limit only cuts a run short (reported as {@code "timeLimited": true}).
  */
 final class FastSearch {
-  /** Weight of load above target, per sub-chunk, against one sub-chunk of bandwidth. */
-  private static final int PENALTY = 3;
+  /**
+   * Weight of load above target, per sub-chunk, against one sub-chunk of bandwidth: low at
+   * first (the search may cross infeasible ground), rising during a stage so that it ends
+   * inside the target whenever it can.
+   */
+  private static final int PENALTY_START = 2;
+  private static final int PENALTY_END = 40;
+  private int penalty = PENALTY_START;
 
   private final RepairProblem problem;
   private final long seed;
@@ -79,7 +85,7 @@ final class FastSearch {
   /** A default budget: enough for the largest Table-2 codes in well under a minute. */
   static long defaultBudget(RepairProblem p) {
     int f = p.freeView().length;
-    return Math.max(200_000L, Math.min(6_000_000L, 4_000L * f));
+    return Math.max(1_000_000L, Math.min(6_000_000L, 4_000L * f));
   }
 
   SearchResult run() {
@@ -203,6 +209,7 @@ final class FastSearch {
 
   /** Anneals toward load target T; returns the best coloring within T found (null if none). */
   private int[] anneal(int target, long budget, SplittableRandom rnd) {
+    penalty = PENALTY_START;
     long cost = cost(target);
     long bestFeasibleBw = Long.MAX_VALUE;
     int bestFeasibleLoad = Integer.MAX_VALUE;
@@ -227,6 +234,13 @@ final class FastSearch {
       moves++;
       double frac = (double) (moves - stageStart) / budget;
       double temp = t0 * Math.pow(t1 / t0, frac);
+      if ((moves & 0xFF) == 0) {
+        int w = (int) (PENALTY_START + (PENALTY_END - PENALTY_START) * frac * frac);
+        if (w != penalty) {
+          penalty = w;
+          cost = cost(target);
+        }
+      }
       int level = pickLevel(rnd, levelCount);
       int[][] lc = clusters[level];
       members = lc[rnd.nextInt(lc.length)];
@@ -278,7 +292,7 @@ final class FastSearch {
   }
 
   private long cost(int target) {
-    return st.bandwidth() + (long) PENALTY * st.excess(target);
+    return st.bandwidth() + (long) penalty * st.excess(target);
   }
 
   /** Single-vertex and cluster moves that lower bandwidth + 1000 x excess, until none does. */

@@ -22,6 +22,7 @@ public final class RepairProblem {
   private final int blockCount;
   private final int requestor;
   private final int[] candidates;
+  private final boolean explicitCandidates;
   private final int[] fixedColor;
   private final int[] free;
 
@@ -41,6 +42,7 @@ public final class RepairProblem {
           + " nor the outside requestor " + blockCount);
     }
     this.graph = graph;
+    this.explicitCandidates = candidates != null;
     this.blockCount = blockCount;
     this.requestor = requestor;
     int v = graph.vertices().size();
@@ -98,9 +100,12 @@ public final class RepairProblem {
     return new RepairProblem(g, n, outsideRequestor ? n : lost);
   }
 
-  /** The same nodes over another graph (a transform of this one). */
+  /**
+   * The same nodes over another graph (a transform of this one, or the repair from other
+   * helpers); default candidates follow the new graph's leaf holders.
+   */
   public RepairProblem withGraph(Ecdag other) {
-    return new RepairProblem(other, blockCount, requestor, candidates);
+    return new RepairProblem(other, blockCount, requestor, explicitCandidates ? candidates : null);
   }
 
   public Ecdag graph() {
