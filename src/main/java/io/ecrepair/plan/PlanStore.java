@@ -111,6 +111,7 @@ public final class PlanStore {
       throw new IllegalArgumentException("lost index " + lost + " outside 0.." + (code.n() - 1));
     }
     return code.codec() + "-" + code.k() + "-" + code.m() + "_" + strategy + "_lost" + lost
-        + (options.outsideRequestor() ? "_outside" : "") + "_seed" + options.seed();
+        + (options.outsideRequestor() ? "_outside" : "") + "_seed" + options.seed()
+        + (options.transform() == null ? "" : "_" + options.transform().replace('+', '-'));
   }
 }

@@ -147,7 +147,7 @@ public final class Planner {
    * both lower bounds, see {@link LowerBounds}, as for a parity that a code repairs from k
    * whole blocks); {@link FastSearch} on the code's graph and on its {@code factor} transform;
    * then on the chain graph from the pipeline coloring, when the others missed the load bound
-   * or the chain graph is small. Stops early at a plan that meets both bounds.
+   * or the chain graph is small (partial sums along the chain then trim a little bandwidth). Stops early at a plan that meets both bounds.
    */
   private static Plan fast(RepairProblem base, Options o, long start) {
     LowerBounds lb = LowerBounds.of(base.graph());
@@ -177,7 +177,7 @@ public final class Planner {
       int[] init = null;
       if (t.equals("chain")) {
         boolean loadMissed = best == null || best.point().maxLoad() > goal.maxLoad();
-        if (auto && !loadMissed && chained.freeView().length > 1500) {
+        if (auto && !loadMissed && chained.freeView().length > 300) {
           continue;
         }
         p = chained;
