@@ -130,6 +130,11 @@ final class PlanCommand implements Callable<Integer> {
       plan = Planner.plan(code, index, strategy, o);
     }
     Map<String, Object> j = PlanJson.toJson(plan, policy.name(), index);
+    int cell = policy.cellSize();
+    int parts = plan.graph().subchunkCount();
+    j.put("cellBytes", cell);
+    j.put("subchunkBytes", cell / parts);
+    j.put("tailBytes", cell - parts * (cell / parts));
     if (verify) {
       j.put("verified", verify(code, plan, index, o));
     }

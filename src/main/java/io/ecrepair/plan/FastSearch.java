@@ -107,7 +107,7 @@ final class FastSearch {
       return SearchResult.of(front, start, Map.of("moves", 0L));
     }
     buildClusters(rnd.split());
-    int lower = Math.max(1, problem.repairedCount());
+    int lower = Math.max(Math.max(1, problem.repairedCount()), goal.maxLoad());
     Point central = Traffic.of(problem.graph(), problem.centralizedColoring(), problem.nodeCount()).point();
     front.offer(central, problem.centralizedColoring());
     int hi = Math.min(central.maxLoad(), st.maxLoad());
