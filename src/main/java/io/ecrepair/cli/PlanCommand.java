@@ -70,6 +70,10 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--moves", defaultValue = "0", description = "fast: move budget (default: by graph size).")
   long moves;
 
+  @Option(names = "--max-load", defaultValue = "0", description = "Searches: least bandwidth among plans with max repair "
+      + "load at most this many sub-chunks (default: the min-max repair load point, least load then least bandwidth).")
+  int maxLoad;
+
   @Option(names = "--link-weights", description = "pipeline: a file of per-link weights, one row per node (n rows, "
       + "or n+1 with the outside requestor last), e.g. 1 / bandwidth; the path minimizes the largest weight.")
   Path linkWeights;
@@ -109,7 +113,8 @@ final class PlanCommand implements Callable<Integer> {
     }
     RepairableCode code = policy.code().create(RegionCoders.best());
     Planner.Options o = Planner.Options.defaults().withSeed(seed).withTimeLimit(timeLimit).withTransform(transform)
-        .withRestarts(restarts).withMoveBudget(moves).withOutsideRequestor(outside).withSliceBytes(slice);
+        .withRestarts(restarts).withMoveBudget(moves).withOutsideRequestor(outside).withSliceBytes(slice)
+        .withMaxLoad(maxLoad);
     if (linkWeights != null) {
       o = o.withLinkWeights(readWeights(linkWeights, code.totalUnits()));
     }

@@ -24,6 +24,7 @@ final class BruteForce {
   private long deadline;
   private boolean cut;
   private final Front front = new Front();
+  private Objective objective = Objective.MLP;
 
   BruteForce(RepairProblem problem, double timeLimitSeconds) {
     this.problem = problem;
@@ -31,6 +32,26 @@ final class BruteForce {
   }
 
   SearchResult run() {
+    return run(Objective.MLP);
+  }
+
+  /**
+   * With a max-load cap, the least bandwidth within it (cut: load over the cap, or bandwidth
+   * already no better); if no coloring fits the cap, the MLP.
+   */
+  SearchResult run(Objective o) {
+    if (o.capped()) {
+      objective = o;
+      SearchResult r = search();
+      if (o.within(Traffic.of(problem.graph(), r.color(), problem.nodeCount()).point())) {
+        return r;
+      }
+      objective = Objective.MLP;
+    }
+    return search();
+  }
+
+  private SearchResult search() {
     long start = System.nanoTime();
     deadline = start + (long) (timeLimit * 1e9);
     free = problem.freeView();
@@ -43,17 +64,25 @@ final class BruteForce {
     // Start from the centralized coloring's point, so the bound bites at once.
     int[] central = problem.centralizedColoring();
     Point c = Traffic.of(problem.graph(), central, problem.nodeCount()).point();
-    bestLoad = c.maxLoad();
-    bestBw = c.bandwidth();
+    bestLoad = Integer.MAX_VALUE;
+    bestBw = Integer.MAX_VALUE;
     best = central;
+    if (objective.within(c)) {
+      bestLoad = c.maxLoad();
+      bestBw = c.bandwidth();
+    }
     front.offer(c, central);
+    visited = 0;
+    cut = false;
     dfs(0);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("coloringsVisited", visited);
     d.put("exhaustive", !cut);
     d.put("timeLimited", cut);
-    front.offer(new Point(bestLoad, bestBw), best);
-    return SearchResult.of(front, start, d);
+    if (bestLoad != Integer.MAX_VALUE) {
+      front.offer(new Point(bestLoad, bestBw), best);
+    }
+    return SearchResult.of(front, start, d, objective);
   }
 
   private void dfs(int i) {
@@ -66,11 +95,16 @@ final class BruteForce {
     }
     int load = st.maxLoad();
     int bw = st.bandwidth();
-    if (load > bestLoad || (load == bestLoad && bw >= bestBw && i < free.length)) {
+    if (objective.capped()) {
+      // Least bandwidth within the cap, then least load.
+      if (load > objective.maxLoadCap() || bw > bestBw || (bw == bestBw && load >= bestLoad)) {
+        return;
+      }
+    } else if (load > bestLoad || (load == bestLoad && bw >= bestBw && i < free.length)) {
       return;
     }
     if (i == free.length) {
-      if (load < bestLoad || bw < bestBw) {
+      if (objective.better(new Point(load, bw), bestLoad == Integer.MAX_VALUE ? null : new Point(bestLoad, bestBw))) {
         bestLoad = load;
         bestBw = bw;
         best = st.colors();

@@ -48,6 +48,7 @@ final class FastSearch {
   private final double timeLimit;
   private final int[] initial;
   private Point goal = new Point(0, 0);
+  private int cap;
 
   private TrafficState st;
   private int[] free;
@@ -75,6 +76,12 @@ final class FastSearch {
   /** A point known to be optimal (lower bounds): reaching it ends the search. */
   FastSearch stopAt(Point bound) {
     this.goal = bound;
+    return this;
+  }
+
+  /** Minimize bandwidth within max load {@code maxLoad} instead of the MLP (0: MLP). */
+  FastSearch capAt(int maxLoad) {
+    this.cap = maxLoad;
     return this;
   }
 
@@ -112,6 +119,10 @@ final class FastSearch {
     front.offer(central, problem.centralizedColoring());
     int hi = Math.min(central.maxLoad(), st.maxLoad());
     int lo = lower;
+    if (cap > 0) {
+      lo = Math.max(lower, cap); // one stage at the cap, then polish there
+      hi = lo;
+    }
     int target = lo;
     int stages = 0;
     long stageBudget = moveBudget / 2;
@@ -123,7 +134,7 @@ final class FastSearch {
       targets.add(target);
       int[] got = anneal(target, stageBudget, rnd.split());
       Point p = got == null ? null : pointOf(got);
-      if (p != null && (bestPoint == null || p.compareTo(bestPoint) < 0)) {
+      if (p != null && Objective.of(cap).better(p, bestPoint)) {
         bestPoint = p;
         bestColor = got;
       }
@@ -141,10 +152,11 @@ final class FastSearch {
     // Polish at the best load found: spend what is left minimizing bandwidth within it.
     if (!cut && bestPoint != null && moves < moveBudget && !reached(bestPoint.maxLoad(), bestPoint.bandwidth())) {
       setAll(bestColor);
-      int[] got = anneal(bestPoint.maxLoad(), moveBudget - moves, rnd.split());
+      int[] got = anneal(cap > 0 ? Math.max(cap, bestPoint.maxLoad()) : bestPoint.maxLoad(), moveBudget - moves,
+          rnd.split());
       if (got != null) {
         Point p = pointOf(got);
-        if (p.compareTo(bestPoint) < 0) {
+        if (Objective.of(cap).better(p, bestPoint)) {
           bestPoint = p;
           bestColor = got;
         }
@@ -158,7 +170,7 @@ final class FastSearch {
     d.put("loadTargets", targets);
     d.put("clusterLevels", clusters.length);
     d.put("timeLimited", cut);
-    return SearchResult.of(front, start, d);
+    return SearchResult.of(front, start, d, Objective.of(cap));
   }
 
   private Point pointOf(int[] color) {

@@ -35,9 +35,14 @@ final class Front {
 
   /** The least point (MLP: least max load, then least bandwidth). */
   Entry best() {
+    return best(Objective.MLP);
+  }
+
+  /** The best point under an objective. */
+  Entry best(Objective o) {
     Entry b = null;
     for (Entry e : entries) {
-      if (b == null || e.point().compareTo(b.point()) < 0) {
+      if (o.better(e.point(), b == null ? null : b.point())) {
         b = e;
       }
     }

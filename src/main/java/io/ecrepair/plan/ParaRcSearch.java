@@ -47,6 +47,11 @@ final class ParaRcSearch {
   }
 
   SearchResult run() {
+    return run(Objective.MLP);
+  }
+
+  /** Runs the heuristic and reports the candidate best under {@code objective} (the MLP by default). */
+  SearchResult run(Objective objective) {
     long start = System.nanoTime();
     long deadline = start + (long) (timeLimit * 1e9);
     Random rnd = new Random(seed);
@@ -114,7 +119,7 @@ final class ParaRcSearch {
     d.put("restarts", runs);
     d.put("pecdagsExamined", examined);
     d.put("timeLimited", cut);
-    return SearchResult.of(global, start, d);
+    return SearchResult.of(global, start, d, objective);
   }
 
   private static boolean admits(List<Candidate> pool, Point p) {

@@ -40,13 +40,16 @@ public final class Planner {
    * weighted path selection for the pipelines.
    */
   public record Options(long seed, double timeLimitSeconds, String transform, int restarts, long moveBudget,
-                        double[][] linkWeights, boolean outsideRequestor, int sliceBytes) {
+                        double[][] linkWeights, boolean outsideRequestor, int sliceBytes, int maxLoad) {
     public Options {
       if (timeLimitSeconds <= 0) {
         throw new IllegalArgumentException("time limit must be positive, got " + timeLimitSeconds);
       }
       if (restarts < 0 || moveBudget < 0) {
         throw new IllegalArgumentException("restarts and move budget must not be negative");
+      }
+      if (maxLoad < 0) {
+        throw new IllegalArgumentException("max load cap must not be negative, got " + maxLoad);
       }
       if (sliceBytes < 1) {
         throw new IllegalArgumentException("slice size must be positive, got " + sliceBytes);
@@ -58,39 +61,56 @@ public final class Planner {
     }
 
     public static Options defaults() {
-      return new Options(1, 60, null, 0, 0, null, false, DEFAULT_SLICE);
+      return new Options(1, 60, null, 0, 0, null, false, DEFAULT_SLICE, 0);
     }
 
     public Options withSeed(long s) {
-      return new Options(s, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, outsideRequestor, sliceBytes);
+      return new Options(s, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, outsideRequestor,
+          sliceBytes, maxLoad);
     }
 
     public Options withTimeLimit(double t) {
-      return new Options(seed, t, transform, restarts, moveBudget, linkWeights, outsideRequestor, sliceBytes);
+      return new Options(seed, t, transform, restarts, moveBudget, linkWeights, outsideRequestor, sliceBytes,
+          maxLoad);
     }
 
     public Options withTransform(String t) {
-      return new Options(seed, timeLimitSeconds, t, restarts, moveBudget, linkWeights, outsideRequestor, sliceBytes);
+      return new Options(seed, timeLimitSeconds, t, restarts, moveBudget, linkWeights, outsideRequestor,
+          sliceBytes, maxLoad);
     }
 
     public Options withRestarts(int r) {
-      return new Options(seed, timeLimitSeconds, transform, r, moveBudget, linkWeights, outsideRequestor, sliceBytes);
+      return new Options(seed, timeLimitSeconds, transform, r, moveBudget, linkWeights, outsideRequestor,
+          sliceBytes, maxLoad);
     }
 
     public Options withMoveBudget(long b) {
-      return new Options(seed, timeLimitSeconds, transform, restarts, b, linkWeights, outsideRequestor, sliceBytes);
+      return new Options(seed, timeLimitSeconds, transform, restarts, b, linkWeights, outsideRequestor,
+          sliceBytes, maxLoad);
     }
 
     public Options withLinkWeights(double[][] w) {
-      return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, w, outsideRequestor, sliceBytes);
+      return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, w, outsideRequestor,
+          sliceBytes, maxLoad);
     }
 
     public Options withOutsideRequestor(boolean o) {
-      return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, o, sliceBytes);
+      return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, o, sliceBytes,
+          maxLoad);
+    }
+
+    /**
+     * Searches minimize bandwidth among plans with max repair load at most {@code cap}
+     * sub-chunks (0: minimize the max load first, the MLP).
+     */
+    public Options withMaxLoad(int cap) {
+      return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, outsideRequestor, sliceBytes,
+          cap);
     }
 
     public Options withSliceBytes(int s) {
-      return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, outsideRequestor, s);
+      return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, outsideRequestor, s,
+          maxLoad);
     }
   }
 
@@ -134,11 +154,15 @@ public final class Planner {
     String t = o.transform() == null || o.transform().equals("auto") ? "factor" : o.transform();
     RepairProblem p = base.withGraph(GraphTransforms.apply(t, base.graph()));
     double left = Math.max(0.001, o.timeLimitSeconds() - seconds(start));
+    Objective obj = Objective.of(o.maxLoad());
     SearchResult r = strategy.equals("pararc")
-        ? new ParaRcSearch(p, o.seed(), o.restarts() > 0 ? o.restarts() : 10, left).run()
-        : new BruteForce(p, left).run();
+        ? new ParaRcSearch(p, o.seed(), o.restarts() > 0 ? o.restarts() : 10, left).run(obj)
+        : new BruteForce(p, left).run(obj);
     Map<String, Object> d = new LinkedHashMap<>(r.details());
     d.put("seed", o.seed());
+    if (obj.capped()) {
+      d.put("maxLoadCap", o.maxLoad());
+    }
     return new Plan(p, r.color(), strategy, t, seconds(start), r.front(), d);
   }
 
@@ -152,6 +176,7 @@ public final class Planner {
   private static Plan fast(RepairProblem base, Options o, long start) {
     LowerBounds lb = LowerBounds.of(base.graph());
     Point goal = new Point(lb.maxLoad(), lb.bandwidth());
+    Objective obj = Objective.of(o.maxLoad());
     boolean auto = o.transform() == null || o.transform().equals("auto");
     List<String> transforms = auto ? List.of("none", "factor", "chain") : List.of(o.transform());
     Front merged = new Front();
@@ -165,7 +190,7 @@ public final class Planner {
       Point pipe = Traffic.of(chained.graph(), pipeColor, chained.nodeCount()).point();
       merged.offer(pipe, new int[0]);
       tried.put("pipeline", Map.of("maxLoad", pipe.maxLoad(), "bandwidth", pipe.bandwidth()));
-      if (pipe.compareTo(goal) <= 0) {
+      if (pipe.compareTo(goal) <= 0 && obj.within(pipe)) {
         best = new Plan(chained, pipeColor, "fast", "chain", 0, List.of(pipe), Map.of("optimal", true));
       }
     }
@@ -191,19 +216,22 @@ public final class Planner {
       }
       double left = Math.max(0.001, o.timeLimitSeconds() - seconds(start));
       long budget = o.moveBudget() > 0 ? o.moveBudget() / transforms.size() : FastSearch.defaultBudget(p);
-      SearchResult r = new FastSearch(p, o.seed(), budget, left, init).stopAt(goal).run();
+      SearchResult r = new FastSearch(p, o.seed(), budget, left, init).stopAt(goal).capAt(o.maxLoad()).run();
       for (Point pt : r.front()) {
         merged.offer(pt, new int[0]);
       }
       Plan plan = new Plan(p, r.color(), "fast", t, r.seconds(), r.front(), r.details());
       tried.put(t, Map.of("maxLoad", plan.point().maxLoad(), "bandwidth", plan.point().bandwidth(),
           "seconds", r.seconds()));
-      if (best == null || plan.point().compareTo(best.point()) < 0) {
+      if (best == null || obj.better(plan.point(), best.point())) {
         best = plan;
       }
     }
     Map<String, Object> d = new LinkedHashMap<>(best.details());
     d.put("seed", o.seed());
+    if (obj.capped()) {
+      d.put("maxLoadCap", o.maxLoad());
+    }
     d.put("transformsTried", tried);
     d.put("lowerBound", Map.of("maxLoad", lb.maxLoad(), "bandwidth", lb.bandwidth()));
     return new Plan(best.problem(), best.colors(), "fast", best.transform(), seconds(start), merged.points(), d);

@@ -68,6 +68,15 @@ class PlanCommandTest {
     assertEquals(0, root.get("node").asInt());
     assertTrue(j.get("traffic").has("0"));
     assertEquals(4, j.get("traffic").get("0").get("in").asInt());
+    assertEquals(1048576 / 4, j.get("subchunkBytes").asInt());
+    assertEquals(0, j.get("tailBytes").asInt());
+
+    // Least bandwidth within 5 sub-chunks of load: ParaRC's Figure 2(a) point.
+    Run capped = run("plan", "--policy", "CLAY-2-2-1024k", "--lost", "0", "--max-load", "5", "--json");
+    assertEquals(0, capped.code(), capped.err());
+    assertEquals(5, capped.json().get("maxRepairLoad").get("subchunks").asInt());
+    assertEquals(7, capped.json().get("repairBandwidth").get("subchunks").asInt());
+    assertEquals(5, capped.json().get("details").get("maxLoadCap").asInt());
   }
 
   /** What the JSON promises: anyone can run it on the blocks 'encode' wrote and get the lost block. */
@@ -188,6 +197,7 @@ class PlanCommandTest {
     assertOneLineError(run("plan", "--policy", "CLAY-2-2-1024k", "--lost", "0", "--strategy", "pipeline-cyclic"),
         "scalar code");
     assertOneLineError(run("plan", "--policy", "CLAY-2-2-1024k", "--lost", "0", "--time-limit", "0"), "time-limit");
+    assertOneLineError(run("plan", "--policy", "CLAY-2-2-1024k", "--lost", "0", "--max-load", "-1"), "max load cap");
     assertOneLineError(run("plan", "--policy", "NOPE-2-2-1024k", "--lost", "0"), "unknown codec");
     assertOneLineError(run("plan", "--lost", "0"), "--policy");
   }

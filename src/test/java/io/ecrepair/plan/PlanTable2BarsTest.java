@@ -64,6 +64,12 @@ class PlanTable2BarsTest {
       assertEquals(new Point(4, 8), p.point());
       // The paper's (320, 448) itself is on the front we return, and nothing with load <= 320 MiB beats it.
       assertTrue(p.front().contains(new Point(5, 7)), p.front().toString());
+      // Asked for the least bandwidth within the paper's load, the search returns exactly its point.
+      Planner.Options capped = Planner.Options.defaults().withMaxLoad(5);
+      Plan q = Planner.plan(c, lost, "fast", capped);
+      assertEquals(new Point(5, 7), q.point());
+      assertMeetsBar(bar, q, bar.policy() + " lost " + lost + " within 320 MiB");
+      assertEquals(new Point(5, 7), Planner.plan(RepairProblem.forCode(c, lost, false), "bruteforce", capped).point());
     }
   }
 
