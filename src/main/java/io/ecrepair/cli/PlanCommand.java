@@ -81,7 +81,8 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--outside-requestor", description = "The requestor holds no block of the group (node \"R\").")
   boolean outside;
 
-  @Option(names = "--slice", defaultValue = "32768", description = "Pipelining slice size in bytes (default ${DEFAULT-VALUE}).")
+  @Option(names = "--slice", defaultValue = "32768",
+      description = "Pipelining slice size in bytes (default ${DEFAULT-VALUE}).")
   int slice;
 
   @Option(names = "--verify", description = "Run the plan on random data across simulated nodes and check the bytes "
@@ -194,18 +195,20 @@ final class PlanCommand implements Callable<Integer> {
     for (int i = 0; i < code.totalUnits(); i++) {
       Plan p = ps.lookup(policy.code(), i).orElseThrow();
       int alpha = p.graph().subchunkCount();
+      int load = p.point().maxLoad();
+      int bw = p.point().bandwidth();
       Map<String, Object> r = new LinkedHashMap<>();
       r.put("lost", i);
       r.put("transform", p.transform());
-      r.put("maxRepairLoad", Map.of("subchunks", p.point().maxLoad(), "blocks", (double) p.point().maxLoad() / alpha));
-      r.put("repairBandwidth", Map.of("subchunks", p.point().bandwidth(), "blocks", (double) p.point().bandwidth() / alpha));
+      r.put("maxRepairLoad", Map.of("subchunks", load, "blocks", (double) load / alpha));
+      r.put("repairBandwidth", Map.of("subchunks", bw, "blocks", (double) bw / alpha));
       r.put("searchSeconds", p.searchSeconds());
       if (verify) {
         r.put("verified", verify(code, p, i, o));
       }
       rows.add(r);
-      t.row(i, p.point().maxLoad(), p.point().bandwidth(), String.format(Locale.ROOT, "%.3f", (double) p.point().maxLoad() / alpha),
-          String.format(Locale.ROOT, "%.3f", (double) p.point().bandwidth() / alpha), String.format(Locale.ROOT, "%.2f", p.searchSeconds()));
+      t.row(i, load, bw, String.format(Locale.ROOT, "%.3f", (double) load / alpha),
+          String.format(Locale.ROOT, "%.3f", (double) bw / alpha), String.format(Locale.ROOT, "%.2f", p.searchSeconds()));
     }
     if (json.enabled || fmt.equals("json")) {
       Map<String, Object> j = new LinkedHashMap<>();
@@ -230,7 +233,8 @@ final class PlanCommand implements Callable<Integer> {
     Table table = new Table("node", "in", "out", "load");
     for (int n = 0; n < t.nodeCount(); n++) {
       if (t.in(n) > 0 || t.out(n) > 0 || n == plan.problem().requestor()) {
-        table.row(plan.problem().nodeName(n) + (n == plan.problem().requestor() ? " (requestor)" : ""), t.in(n), t.out(n), t.load(n));
+        String name = plan.problem().nodeName(n) + (n == plan.problem().requestor() ? " (requestor)" : "");
+        table.row(name, t.in(n), t.out(n), t.load(n));
       }
     }
     table.print(out);

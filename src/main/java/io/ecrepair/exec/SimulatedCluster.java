@@ -76,7 +76,8 @@ public final class SimulatedCluster {
         throw new IllegalArgumentException("the graph reads block " + v.block() + ", which is not stored");
       }
       if (b.limit() % cell != 0) {
-        throw new IllegalArgumentException("block " + v.block() + " is " + b.limit() + " bytes, not whole cell rows of " + cell);
+        throw new IllegalArgumentException("block " + v.block() + " is " + b.limit()
+            + " bytes, not whole cell rows of " + cell);
       }
       long r = b.limit() / cell;
       if (rowsL >= 0 && r != rowsL) {
@@ -183,7 +184,8 @@ public final class SimulatedCluster {
   }
 
   /** Where node {@code node} finds value u: its own block for its leaves, else its store. */
-  private static void locate(Ecdag g, int[] color, int node, int u, ByteBuffer[] blocks, List<Map<Integer, ByteBuffer>> store,
+  private static void locate(Ecdag g, int[] color, int node, int u, ByteBuffer[] blocks,
+                             List<Map<Integer, ByteBuffer>> store,
                              long rowBase, int o, int s, ByteBuffer[] b, int[] off, int j) {
     Ecdag.Vertex v = g.vertex(u);
     if (v.kind() == Ecdag.Kind.LEAF && color[u] == node) {

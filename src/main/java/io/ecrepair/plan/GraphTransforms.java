@@ -46,7 +46,8 @@ public final class GraphTransforms {
       case "partials" -> holderPartials(g);
       case "factor+partials" -> holderPartials(factor(g));
       case "chain" -> chain(g, Pipelines.helpers(g));
-      default -> throw new IllegalArgumentException("unknown transform '" + name + "' (known: " + String.join(", ", NAMES) + ")");
+      default -> throw new IllegalArgumentException("unknown transform '" + name + "' (known: "
+          + String.join(", ", NAMES) + ")");
     };
   }
 

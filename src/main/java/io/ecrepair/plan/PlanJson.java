@@ -120,7 +120,8 @@ public final class PlanJson {
       int id = switch (kind) {
         case "leaf" -> b.leaf(((Number) v.get("block")).intValue(), ((Number) v.get("subchunk")).intValue());
         case "inner" -> b.combine(ins, cos);
-        case "repaired" -> b.repaired(((Number) v.get("block")).intValue(), ((Number) v.get("subchunk")).intValue(), ins, cos);
+        case "repaired" -> b.repaired(((Number) v.get("block")).intValue(), ((Number) v.get("subchunk")).intValue(),
+            ins, cos);
         case "root" -> i;
         default -> throw new IllegalArgumentException("unknown vertex kind '" + kind + "'");
       };

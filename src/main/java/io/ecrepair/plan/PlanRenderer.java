@@ -102,7 +102,8 @@ public final class PlanRenderer {
     }
     for (List<Integer> l : byLevel) {
       // Same-node vertices side by side: the coloring reads as blocks of color.
-      l.sort((a, b) -> plan.color(a) != plan.color(b) ? Integer.compare(plan.color(a), plan.color(b)) : Integer.compare(a, b));
+      l.sort((a, b) -> plan.color(a) != plan.color(b)
+          ? Integer.compare(plan.color(a), plan.color(b)) : Integer.compare(a, b));
     }
     int count = g.vertices().size();
     int cell = count <= 60 ? 56 : count <= 400 ? 18 : 9;
@@ -208,7 +209,8 @@ public final class PlanRenderer {
       }
       int alpha = g.subchunkCount();
       gr.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
-      gr.drawString(String.format(Locale.ROOT, "repair bandwidth %d sub-chunks (%.3f blocks), max repair load %d (%.3f blocks)",
+      gr.drawString(String.format(Locale.ROOT,
+          "repair bandwidth %d sub-chunks (%.3f blocks), max repair load %d (%.3f blocks)",
           t.bandwidth(), (double) t.bandwidth() / alpha, t.maxLoad(), (double) t.maxLoad() / alpha), 20,
           ty + (active.size() + 1) * lineH + 16);
     } finally {

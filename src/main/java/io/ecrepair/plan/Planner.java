@@ -138,9 +138,9 @@ public final class Planner {
       }
       case "pipeline":
       case "pipeline-cyclic": {
-        int[] order = o.linkWeights() == null ? Pipelines.helpers(base.graph())
-            : Pipelines.bestPath(o.linkWeights(), Pipelines.helpers(base.graph()), Pipelines.helpers(base.graph()).length,
-                base.requestor());
+        int[] helpers = Pipelines.helpers(base.graph());
+        int[] order = o.linkWeights() == null ? helpers
+            : Pipelines.bestPath(o.linkWeights(), helpers, helpers.length, base.requestor());
         Plan pl = strategy.equals("pipeline") ? Pipelines.chain(base, order, strategy, o.sliceBytes())
             : Pipelines.cyclic(base, order, strategy, o.sliceBytes());
         return pl.withSearch(seconds(start), Map.of());
@@ -171,7 +171,8 @@ public final class Planner {
    * both lower bounds, see {@link LowerBounds}, as for a parity that a code repairs from k
    * whole blocks); {@link FastSearch} on the code's graph and on its {@code factor} transform;
    * then on the chain graph from the pipeline coloring, when the others missed the load bound
-   * or the chain graph is small (partial sums along the chain then trim a little bandwidth). Stops early at a plan that meets both bounds.
+   * or the chain graph is small (partial sums along the chain then trim a little bandwidth).
+   * Stops early at a plan that meets both bounds.
    */
   private static Plan fast(RepairProblem base, Options o, long start) {
     LowerBounds lb = LowerBounds.of(base.graph());
@@ -283,7 +284,8 @@ public final class Planner {
 
   private static void checkStrategy(String strategy) {
     if (!STRATEGIES.contains(strategy)) {
-      throw new IllegalArgumentException("unknown --strategy '" + strategy + "' (available: " + String.join(", ", STRATEGIES) + ")");
+      throw new IllegalArgumentException("unknown --strategy '" + strategy + "' (available: "
+          + String.join(", ", STRATEGIES) + ")");
     }
   }
 

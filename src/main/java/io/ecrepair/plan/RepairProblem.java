@@ -53,10 +53,12 @@ public final class RepairProblem {
       switch (x.kind()) {
         case LEAF -> {
           if (x.block() < 0 || x.block() >= blockCount) {
-            throw new IllegalArgumentException("leaf " + x.id() + " names block " + x.block() + " outside 0.." + (blockCount - 1));
+            throw new IllegalArgumentException("leaf " + x.id() + " names block " + x.block() + " outside 0.."
+                + (blockCount - 1));
           }
           if (x.block() == requestor) {
-            throw new IllegalArgumentException("leaf " + x.id() + " reads block " + x.block() + ", which the requestor is rebuilding");
+            throw new IllegalArgumentException("leaf " + x.id() + " reads block " + x.block()
+                + ", which the requestor is rebuilding");
           }
           fixedColor[x.id()] = x.block();
           holders.add(x.block());
