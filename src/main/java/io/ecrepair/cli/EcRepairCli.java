@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
 @Command(name = "ec-repair", mixinStandardHelpOptions = true, version = "hadoop-ec-repair 0.1.0",
     description = "Fast erasure-coding repair for HDFS: inspect policies, lay files out as HDFS stores them, "
         + "rebuild them, benchmark the coders.",
-    subcommands = {InfoCommand.class, EncodeCommand.class, DecodeCommand.class, RepairCommand.class, BenchCommand.class, DemoCommand.class})
+    subcommands = {InfoCommand.class, EncodeCommand.class, DecodeCommand.class, RepairCommand.class, PlanCommand.class,
+        BenchCommand.class, DemoCommand.class})
 public final class EcRepairCli implements Runnable {
   /** Exit code for bad arguments. */
   public static final int USAGE = 2;
@@ -24,7 +25,7 @@ public final class EcRepairCli implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (info, encode, decode, repair, bench)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (info, encode, decode, repair, plan, bench, demo)");
   }
 
   public static void main(String[] args) {

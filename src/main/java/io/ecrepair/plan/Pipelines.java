@@ -1,0 +1,249 @@
+package io.ecrepair.plan;
+
+import io.ecrepair.ecdag.Ecdag;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Repair pipelining (ECPipe, ATC'17): the helpers form a path ending at the requestor; each
+ * helper adds its terms to the partial sum it receives and passes it on, slice after slice,
+ * so every link carries one block and no node more than one block in or out.
+ *
+ * <ul>
+ *   <li>{@link #chain}: the basic path, helper i computing S(i) = S(i-1) + its terms;
+ *   <li>{@link #cyclic}: the block split into k-1 parts, part j going along the path rotated by
+ *       j, so the requestor receives from k-1 different helpers in parallel (scalar codes);
+ *   <li>{@link #bestPath}: weighted path selection, the order (and for RS the choice) of
+ *       helpers minimizing the largest link weight on the path (e.g. weight = 1 / bandwidth).
+ * </ul>
+ */
+public final class Pipelines {
+  private Pipelines() {}
+
+  /** Blocks holding leaves of g, ascending. */
+  public static int[] helpers(Ecdag g) {
+    TreeSet<Integer> h = new TreeSet<>();
+    for (Ecdag.Vertex v : g.leaves()) {
+      h.add(v.block());
+    }
+    return h.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * The chain over {@code order} (every helper of the problem's graph, in path order): the
+   * problem's graph flattened and chained ({@link GraphTransforms#chain}), each partial sum
+   * on the helper whose terms it adds.
+   */
+  public static Plan chain(RepairProblem p, int[] order, String strategy, int sliceBytes) {
+    long start = System.nanoTime();
+    Ecdag g = GraphTransforms.chain(p.graph(), order);
+    RepairProblem q = p.withGraph(g);
+    int[] color = pathColoring(q);
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("path", Arrays.stream(order).mapToObj(p::nodeName).toList());
+    d.put("sliceBytes", sliceBytes);
+    return new Plan(q, color, strategy, "chain", (System.nanoTime() - start) / 1e9, null, d);
+  }
+
+  /**
+   * Cyclic pipelining for a scalar code (one sub-chunk per cell): the cell is cut into k-1
+   * parts (k helpers); part j follows the path rotated by j, so its last helper, the one that
+   * sends to the requestor, differs from part to part.
+   */
+  public static Plan cyclic(RepairProblem p, int[] order, String strategy, int sliceBytes) {
+    long start = System.nanoTime();
+    Ecdag flat = GraphTransforms.flatten(p.graph());
+    if (flat.subchunkCount() != 1) {
+      throw new IllegalArgumentException("cyclic pipelining splits a scalar code's cell; this code has "
+          + flat.subchunkCount() + " sub-chunks per cell (use pipeline)");
+    }
+    int k = order.length;
+    int parts = Math.max(1, k - 1);
+    Map<Integer, Integer> coef = new LinkedHashMap<>();
+    Ecdag.Vertex rep = flat.repaired().get(0);
+    if (flat.repaired().size() != 1) {
+      throw new IllegalArgumentException("cyclic pipelining repairs one lost block");
+    }
+    for (Ecdag.Edge e : flat.inputs(rep.id())) {
+      coef.put(flat.vertex(e.from()).block(), e.coef());
+    }
+    for (int h : order) {
+      if (!coef.containsKey(h)) {
+        throw new IllegalArgumentException("helper " + h + " is not read by the repair");
+      }
+    }
+    Ecdag.Builder b = Ecdag.builder(parts);
+    for (int j = 0; j < parts; j++) {
+      int acc = -1;
+      for (int i = 0; i < k; i++) {
+        int h = order[(i + j) % k];
+        int leaf = b.leaf(h, j);
+        if (i == k - 1) {
+          int[] in = acc < 0 ? new int[] {leaf} : new int[] {acc, leaf};
+          int[] co = acc < 0 ? new int[] {coef.get(h)} : new int[] {1, coef.get(h)};
+          b.repaired(rep.block(), j, in, co);
+        } else if (acc < 0) {
+          acc = b.combine(new int[] {leaf}, new int[] {coef.get(h)});
+        } else {
+          acc = b.combine(new int[] {acc, leaf}, new int[] {1, coef.get(h)});
+        }
+      }
+    }
+    RepairProblem q = p.withGraph(b.build());
+    Map<String, Object> d = new LinkedHashMap<>();
+    List<List<String>> paths = new ArrayList<>();
+    for (int j = 0; j < parts; j++) {
+      List<String> path = new ArrayList<>();
+      for (int i = 0; i < k; i++) {
+        path.add(p.nodeName(order[(i + j) % k]));
+      }
+      paths.add(path);
+    }
+    d.put("paths", paths);
+    d.put("sliceBytes", sliceBytes);
+    d.put("tail", "sub-chunk j is bytes [j*s, (j+1)*s) of a cell with s = floor(L / " + parts
+        + "); the byte-wise code repairs the tail L - " + parts + "*s bytes with the same coefficients as any part");
+    return new Plan(q, pathColoring(q), strategy, "cyclic-chain", (System.nanoTime() - start) / 1e9, null, d);
+  }
+
+  /** Each non-leaf vertex on the block of the leaves it adds (a chain adds one helper's). */
+  static int[] pathColoring(RepairProblem q) {
+    Ecdag g = q.graph();
+    int[] color = new int[g.vertices().size()];
+    for (Ecdag.Vertex v : g.vertices()) {
+      int c = q.fixedColor(v.id());
+      if (c < 0) {
+        for (Ecdag.Edge e : g.inputs(v.id())) {
+          Ecdag.Vertex u = g.vertex(e.from());
+          if (u.kind() == Ecdag.Kind.LEAF) {
+            c = u.block();
+          }
+        }
+        if (c < 0) {
+          c = color[g.inputs(v.id()).get(0).from()];
+        }
+      }
+      color[v.id()] = c;
+    }
+    return color;
+  }
+
+  /**
+   * Weighted path selection: {@code length} distinct helpers from {@code pool} in the order
+   * minimizing the largest weight on the path h1 -> h2 -> ... -> h_length -> requestor (ties:
+   * the least total weight, then the smallest order). Exact: bisection over the weights with a
+   * dynamic program over subsets of the pool (at most 16 nodes).
+   *
+   * @param weight weight[a][b] of the link a -> b; nodes index the problem's nodes
+   */
+  public static int[] bestPath(double[][] weight, int[] pool, int length, int requestor) {
+    int m = pool.length;
+    if (length < 1 || length > m) {
+      throw new IllegalArgumentException("a path of " + length + " helpers from " + m + " candidates");
+    }
+    if (m > 16) {
+      throw new IllegalArgumentException("weighted path selection handles at most 16 candidates");
+    }
+    for (int a : pool) {
+      if (a >= weight.length || requestor >= weight.length || weight[a].length <= requestor) {
+        throw new IllegalArgumentException("link weights do not cover node " + a + " and the requestor " + requestor);
+      }
+    }
+    double[] distinct = new double[m * m + m];
+    int nd = 0;
+    for (int a = 0; a < m; a++) {
+      distinct[nd++] = weight[pool[a]][requestor];
+      for (int b = 0; b < m; b++) {
+        if (a != b) {
+          distinct[nd++] = weight[pool[a]][pool[b]];
+        }
+      }
+    }
+    double[] ws = Arrays.stream(distinct, 0, nd).sorted().distinct().toArray();
+    int lo = 0;
+    int hi = ws.length - 1;
+    int[] best = minSumPath(weight, pool, length, requestor, ws[hi]);
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      int[] p = minSumPath(weight, pool, length, requestor, ws[mid]);
+      if (p != null) {
+        best = p;
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    int[] atLo = minSumPath(weight, pool, length, requestor, ws[lo]);
+    return atLo != null ? atLo : best;
+  }
+
+  /** The least total weight path using only links of weight <= cap, or null. */
+  private static int[] minSumPath(double[][] w, int[] pool, int length, int requestor, double cap) {
+    int m = pool.length;
+    int full = 1 << m;
+    double[][] dp = new double[full][m];
+    int[][] prev = new int[full][m];
+    for (double[] row : dp) {
+      Arrays.fill(row, Double.POSITIVE_INFINITY);
+    }
+    for (int a = 0; a < m; a++) {
+      dp[1 << a][a] = 0;
+      prev[1 << a][a] = -1;
+    }
+    double bestCost = Double.POSITIVE_INFINITY;
+    int bestMask = -1;
+    int bestLast = -1;
+    for (int mask = 1; mask < full; mask++) {
+      int size = Integer.bitCount(mask);
+      if (size > length) {
+        continue;
+      }
+      for (int a = 0; a < m; a++) {
+        double c = dp[mask][a];
+        if (c == Double.POSITIVE_INFINITY) {
+          continue;
+        }
+        if (size == length) {
+          double wr = w[pool[a]][requestor];
+          if (wr <= cap && c + wr < bestCost) {
+            bestCost = c + wr;
+            bestMask = mask;
+            bestLast = a;
+          }
+          continue;
+        }
+        for (int b = 0; b < m; b++) {
+          if ((mask & (1 << b)) != 0) {
+            continue;
+          }
+          double wab = w[pool[a]][pool[b]];
+          if (wab > cap) {
+            continue;
+          }
+          int nm = mask | (1 << b);
+          if (c + wab < dp[nm][b]) {
+            dp[nm][b] = c + wab;
+            prev[nm][b] = a;
+          }
+        }
+      }
+    }
+    if (bestMask < 0) {
+      return null;
+    }
+    int[] path = new int[length];
+    int mask = bestMask;
+    int a = bestLast;
+    for (int i = length - 1; i >= 0; i--) {
+      path[i] = pool[a];
+      int p = prev[mask][a];
+      mask &= ~(1 << a);
+      a = p;
+    }
+    return path;
+  }
+}

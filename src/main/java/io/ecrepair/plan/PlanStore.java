@@ -1,0 +1,117 @@
+package io.ecrepair.plan;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.codes.RepairableCode;
+import io.ecrepair.gf.RegionCoders;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Plans computed ahead and kept, so a repair never searches on its critical path (ParaRC's
+ * PRS generator, section 6.1): {@link #precompute} plans every lost index of a code once
+ * (e.g. when a policy is enabled, or offline with the CLI) and stores each plan in memory
+ * and, given a directory, as {@code plan} JSON files that survive restarts. At repair time
+ * {@link #lookup} only reads; {@link #planFor} falls back to the centralized plan, which
+ * needs no search, when nothing was stored.
+ *
+ * <p>A plan depends on the code (codec, k, m), not on the cell size, and on the strategy,
+ * the lost index, where the requestor is and the search seed. Thread-safe.
+ */
+public final class PlanStore {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path dir;
+  private final String strategy;
+  private final Planner.Options options;
+  private final Map<String, Plan> plans = new ConcurrentHashMap<>();
+
+  /** @param dir where plans persist (null: memory only) */
+  public PlanStore(Path dir, String strategy, Planner.Options options) {
+    if (!Planner.STRATEGIES.contains(strategy)) {
+      throw new IllegalArgumentException("unknown strategy '" + strategy + "'");
+    }
+    this.dir = dir;
+    this.strategy = strategy;
+    this.options = options;
+  }
+
+  public String strategy() {
+    return strategy;
+  }
+
+  /** Plans every lost index of {@code code} that is not stored yet; returns how many it computed. */
+  public int precompute(CodeSpec code) {
+    RepairableCode c = code.create(RegionCoders.best());
+    int computed = 0;
+    for (int lost = 0; lost < code.n(); lost++) {
+      String key = key(code, lost);
+      if (lookup(code, lost).isEmpty()) {
+        Plan p = Planner.plan(c, lost, strategy, options);
+        put(key, p, code, lost);
+        computed++;
+      }
+    }
+    return computed;
+  }
+
+  /** The stored plan, from memory or the directory; never searches. */
+  public Optional<Plan> lookup(CodeSpec code, int lost) {
+    String key = key(code, lost);
+    Plan p = plans.get(key);
+    if (p == null && dir != null) {
+      Path f = dir.resolve(key + ".json");
+      if (Files.isRegularFile(f)) {
+        try {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> j = JSON.readValue(f.toFile(), Map.class);
+          p = PlanJson.fromJson(j);
+          plans.put(key, p);
+        } catch (IOException | RuntimeException e) {
+          throw new IllegalStateException("stored plan " + f + " is unreadable: " + e.getMessage(), e);
+        }
+      }
+    }
+    return Optional.ofNullable(p);
+  }
+
+  /** The stored plan, or the centralized one (computed on the spot: no search) if none is stored. */
+  public Plan planFor(CodeSpec code, int lost) {
+    return lookup(code, lost).orElseGet(() -> Planner.plan(code.create(RegionCoders.best()), lost, "centralized",
+        options));
+  }
+
+  public int size() {
+    return plans.size();
+  }
+
+  private void put(String key, Plan p, CodeSpec code, int lost) {
+    plans.put(key, p);
+    if (dir != null) {
+      try {
+        Files.createDirectories(dir);
+        Path tmp = dir.resolve(key + ".json.tmp");
+        JSON.writeValue(tmp.toFile(), PlanJson.toJson(p, code.codec().toUpperCase(java.util.Locale.ROOT) + "-" + code.k()
+            + "-" + code.m(), lost));
+        Files.move(tmp, dir.resolve(key + ".json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot store plan " + key + " in " + dir, e);
+      }
+    }
+  }
+
+  private String key(CodeSpec code, int lost) {
+    if (lost < 0 || lost >= code.n()) {
+      throw new IllegalArgumentException("lost index " + lost + " outside 0.." + (code.n() - 1));
+    }
+    return code.codec() + "-" + code.k() + "-" + code.m() + "_" + strategy + "_lost" + lost
+        + (options.outsideRequestor() ? "_outside" : "") + "_seed" + options.seed()
+        + (options.transform() == null ? "" : "_" + options.transform().replace('+', '-'));
+  }
+}

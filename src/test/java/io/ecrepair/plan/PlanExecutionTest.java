@@ -1,0 +1,89 @@
+package io.ecrepair.plan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.codes.RepairableCode;
+import io.ecrepair.exec.PlanCheck;
+import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.layout.Policy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every stored plan, run across simulated nodes on random data, rebuilds the lost block and moves what its table says. */
+class PlanExecutionTest {
+  @TempDir
+  Path tmp;
+
+  private static final Map<String, List<String>> STRATEGIES = Map.of(
+      "CLAY-2-2-1024k", List.of("centralized", "fast", "pararc", "bruteforce", "pipeline"),
+      "CLAY-4-2-1024k", List.of("centralized", "fast", "pararc", "pipeline"),
+      "CLAY-5-3-1024k", List.of("centralized", "fast", "pipeline"),
+      "CLAY-8-4-1024k", List.of("fast"),
+      "BUTTERFLY-4-2-1024k", List.of("centralized", "fast", "pararc", "pipeline"),
+      "RS-6-3-1024k", List.of("centralized", "fast", "pipeline", "pipeline-cyclic"),
+      "LRC-L2-12-4-1024k", List.of("centralized", "fast", "pipeline", "pipeline-cyclic"));
+
+  @Test
+  void everyStoredPlanExecutesCorrectly() {
+    Planner.Options o = Planner.Options.defaults().withMoveBudget(300_000).withRestarts(2).withTimeLimit(20)
+        .withSliceBytes(8);
+    int checked = 0;
+    for (Map.Entry<String, List<String>> e : STRATEGIES.entrySet()) {
+      CodeSpec spec = Policy.parse(e.getKey()).code();
+      RepairableCode code = spec.create(RegionCoders.best());
+      for (String strategy : e.getValue()) {
+        Path dir = tmp.resolve(strategy);
+        PlanStore store = new PlanStore(dir, strategy, o);
+        assertEquals(spec.n(), store.precompute(spec));
+        assertEquals(0, store.precompute(spec), "stored plans are not computed again");
+        PlanStore reopened = new PlanStore(dir, strategy, o);
+        for (int lost = 0; lost < spec.n(); lost++) {
+          Plan p = store.lookup(spec, lost).orElseThrow();
+          Plan back = reopened.lookup(spec, lost).orElseThrow();
+          assertArrayEquals(p.colors(), back.colors(), "stored plan reloads");
+          assertEquals(p.graph().edges(), back.graph().edges());
+          assertEquals(p.point(), back.point());
+          String where = e.getKey() + " " + strategy + " lost " + lost;
+          PlanCheck.Report r = PlanCheck.run(code, back, lost, 16, 2, o.sliceBytes(), lost + 1, RegionCoders.best());
+          assertTrue(r.repairedMatches(), "repaired bytes, " + where);
+          assertTrue(r.trafficMatches(), "bytes moved = traffic table, " + where);
+          assertEquals(r.expectedBytes(), r.bytesMoved());
+          checked++;
+        }
+        assertTrue(Files.isDirectory(dir));
+      }
+    }
+    assertTrue(checked > 150, "checked " + checked);
+  }
+
+  @Test
+  void outsideRequestorPlansExecuteToo() {
+    Planner.Options o = Planner.Options.defaults().withMoveBudget(300_000).withOutsideRequestor(true);
+    for (String policy : new String[] {"CLAY-4-2-1024k", "RS-6-3-1024k"}) {
+      RepairableCode code = Policy.parse(policy).code().create(RegionCoders.best());
+      for (String strategy : new String[] {"centralized", "fast", "pipeline"}) {
+        Plan p = Planner.plan(code, 1, strategy, o);
+        assertEquals(code.totalUnits(), p.problem().requestor(), "node R");
+        assertEquals(0, p.traffic().in(1) + p.traffic().out(1), "the lost node takes no part");
+        assertTrue(PlanCheck.run(code, p, 1, 16, 1, 16, 5, RegionCoders.best()).ok(), policy + " " + strategy);
+      }
+    }
+  }
+
+  @Test
+  void aStoreWithoutAPlanFallsBackToCentralizedWithoutSearching() {
+    CodeSpec spec = Policy.parse("CLAY-8-4-1024k").code();
+    PlanStore store = new PlanStore(tmp.resolve("empty"), "fast", Planner.Options.defaults());
+    assertTrue(store.lookup(spec, 3).isEmpty());
+    Plan p = store.planFor(spec, 3);
+    assertEquals("centralized", p.strategy());
+    assertEquals(0, store.size());
+  }
+}

@@ -1,0 +1,155 @@
+package io.ecrepair.plan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ecrepair.codes.RepairableCode;
+import io.ecrepair.exec.PlanCheck;
+import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.layout.Policy;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class PlanPipelinesTest {
+  static RepairableCode code(String policy) {
+    return Policy.parse(policy).code().create(RegionCoders.best());
+  }
+
+  /** ParaRC Table 2, RP column: (256, k x 256) MiB for a 256 MiB block, i.e. (1, k) blocks. */
+  @Test
+  void rsRepairPipeliningIsOneBlockOfLoadAndKBlocksOfBandwidth() {
+    for (int[] km : new int[][] {{2, 2}, {4, 2}, {6, 3}, {8, 4}, {10, 4}, {12, 4}}) {
+      RepairableCode c = code("RS-" + km[0] + "-" + km[1] + "-1024k");
+      for (int lost = 0; lost < c.totalUnits(); lost++) {
+        for (String s : new String[] {"pipeline", "pipeline-cyclic"}) {
+          Plan p = Planner.plan(c, lost, s, Planner.Options.defaults());
+          int alpha = p.graph().subchunkCount();
+          assertEquals(alpha, p.point().maxLoad(), s + " max load = 1 block");
+          assertEquals(km[0] * alpha, p.point().bandwidth(), s + " bandwidth = k blocks");
+          for (int n = 0; n < p.traffic().nodeCount(); n++) {
+            assertTrue(p.traffic().load(n) <= alpha);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void cyclicPipeliningFeedsTheRequestorFromKMinusOneHelpers() {
+    RepairableCode c = code("RS-6-3-1024k");
+    Plan p = Planner.plan(c, 2, "pipeline-cyclic", Planner.Options.defaults());
+    assertEquals(5, p.graph().subchunkCount(), "k - 1 parts");
+    Set<Integer> senders = new HashSet<>();
+    for (var v : p.graph().repaired()) {
+      senders.add(p.color(v.id()));
+    }
+    assertEquals(5, senders.size());
+    assertTrue(PlanCheck.run(c, p, 2, 24, 3, 7, 9, RegionCoders.best()).ok());
+    Plan basic = Planner.plan(c, 2, "pipeline", Planner.Options.defaults());
+    assertEquals(1, basic.graph().repaired().stream().map(v -> basic.color(v.id())).distinct().count());
+  }
+
+  @Test
+  void lrcPipelinesItsLocalGroup() {
+    RepairableCode c = code("LRC-L2-12-4-1024k");
+    Plan local = Planner.plan(c, 3, "pipeline", Planner.Options.defaults());
+    assertEquals(new Point(1, 6), local.point(), "six helpers, one block each");
+    assertEquals(List.of("0", "1", "2", "4", "5", "12"), local.details().get("path"));
+    Plan global = Planner.plan(c, 14, "pipeline", Planner.Options.defaults());
+    assertEquals(new Point(1, 12), global.point());
+  }
+
+  @Test
+  void weightedPathSelectionMinimizesTheLargestLinkWeight() {
+    Random rnd = new Random(5);
+    for (int trial = 0; trial < 30; trial++) {
+      int n = 7;
+      double[][] w = new double[n][n];
+      for (double[] row : w) {
+        for (int j = 0; j < n; j++) {
+          row[j] = 1 + rnd.nextInt(20);
+        }
+      }
+      int requestor = trial % n;
+      int[] pool = java.util.stream.IntStream.range(0, n).filter(i -> i != requestor).toArray();
+      int length = 2 + trial % 4;
+      int[] path = Pipelines.bestPath(w, pool, length, requestor);
+      assertEquals(length, path.length);
+      assertEquals(length, java.util.Arrays.stream(path).distinct().count());
+      double got = Planner.maxLinkWeight(w, path, requestor);
+      assertEquals(bruteForce(w, pool, length, requestor, new int[length], 0, new boolean[n]), got, 1e-9, "trial " + trial);
+    }
+  }
+
+  private static double bruteForce(double[][] w, int[] pool, int length, int req, int[] path, int depth, boolean[] used) {
+    if (depth == length) {
+      return Planner.maxLinkWeight(w, path, req);
+    }
+    double best = Double.POSITIVE_INFINITY;
+    for (int h : pool) {
+      if (!used[h]) {
+        used[h] = true;
+        path[depth] = h;
+        best = Math.min(best, bruteForce(w, pool, length, req, path, depth + 1, used));
+        used[h] = false;
+      }
+    }
+    return best;
+  }
+
+  @Test
+  void weightedPipelinesAvoidSlowLinksAndStillRepair() {
+    RepairableCode c = code("RS-6-3-1024k");
+    int n = c.totalUnits();
+    double[][] w = new double[n + 1][n + 1];
+    for (double[] row : w) {
+      java.util.Arrays.fill(row, 1.0);
+    }
+    // Node 1 is a straggler on every link: RS picks six helpers without it.
+    for (int i = 0; i <= n; i++) {
+      w[1][i] = 50;
+      w[i][1] = 50;
+    }
+    w[4][0] = 9; // a slow link into the requestor
+    Plan p = Planner.plan(c, 0, "pipeline", Planner.Options.defaults().withLinkWeights(w));
+    @SuppressWarnings("unchecked")
+    List<String> path = (List<String>) p.details().get("path");
+    assertEquals(6, path.size());
+    assertTrue(!path.contains("1") && !path.get(5).equals("4"), path.toString());
+    assertEquals(1.0, (Double) p.details().get("maxLinkWeight"));
+    assertEquals(new Point(1, 6), p.point());
+    assertTrue(PlanCheck.run(c, p, 0, 16, 2, 16, 3, RegionCoders.best()).ok());
+    // LRC: the local group is fixed; only the order changes.
+    RepairableCode lrc = code("LRC-L2-12-4-1024k");
+    double[][] lw = new double[17][17];
+    for (double[] row : lw) {
+      java.util.Arrays.fill(row, 1.0);
+    }
+    lw[12][3] = 7; // the local parity should not be the last hop
+    Plan lp = Planner.plan(lrc, 3, "pipeline", Planner.Options.defaults().withLinkWeights(lw));
+    @SuppressWarnings("unchecked")
+    List<String> lpath = (List<String>) lp.details().get("path");
+    assertEquals(Set.of("0", "1", "2", "4", "5", "12"), new HashSet<>(lpath));
+    assertTrue(!lpath.get(5).equals("12"));
+    assertTrue(PlanCheck.run(lrc, lp, 3, 16, 1, 16, 3, RegionCoders.best()).ok());
+  }
+
+  @Test
+  void pipelinesWorkForVectorCodesTooAsChains() {
+    RepairableCode c = code("CLAY-4-2-1024k");
+    Plan p = Planner.plan(c, 0, "pipeline", Planner.Options.defaults());
+    int alpha = p.graph().subchunkCount();
+    assertEquals(alpha, p.point().maxLoad(), "each link carries one block of partial sums at most");
+    assertTrue(PlanCheck.run(c, p, 0, 16, 1, 16, 3, RegionCoders.best()).ok());
+    assertThrows(IllegalArgumentException.class, () -> Planner.plan(c, 0, "pipeline-cyclic", Planner.Options.defaults()));
+    int[] order = {5, 4, 3, 2, 1};
+    Plan rev = Pipelines.chain(RepairProblem.forCode(c, 0, false), order, "pipeline", 1024);
+    assertArrayEquals(new Object[] {"5", "4", "3", "2", "1"}, ((List<?>) rev.details().get("path")).toArray());
+    assertTrue(PlanCheck.run(c, rev, 0, 16, 1, 16, 3, RegionCoders.best()).ok());
+  }
+}
