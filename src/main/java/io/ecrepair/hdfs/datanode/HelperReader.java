@@ -115,6 +115,7 @@ final class HelperReader implements Closeable {
       }
       out.flush();
       receive(in, channel, ranges.get(done), sink);
+      ReadFaults.afterRange(source, done + 1);
     }
   }
 

@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A helper DataNode stopped while a Clay repair reads from it: the task replaces it (Clay's
+ * A helper DataNode killed while a Clay repair reads from it: the task replaces it (Clay's
  * repair needs every other block, so it goes on with a decode from k blocks from the row
  * where the helper stopped), or fails and the NameNode's retry succeeds. Either way every
- * internal block ends up equal to the original. The read throttle
- * ({@code dfs.datanode.ec.reconstruct.read.bandwidthPerSec}) keeps the repair slow enough
- * to stop the helper in the middle.
+ * internal block ends up equal to the original. The kill happens at a fixed point, right
+ * after the helper delivered its first range ({@link ReadFaults}): the helper's DataNode is
+ * stopped and its read fails, whatever the machine's speed.
  */
 class HelperFailureTest {
   private static final int CELL = 64 * 1024;
@@ -36,15 +36,28 @@ class HelperFailureTest {
       org.apache.hadoop.fs.Path file = c.write("one-group", 5 * 8 * CELL, 7);
       DatanodeInfo lost = c.holder(file, 0, 0);
       DatanodeInfo helper = c.holder(file, 0, 3);
-      c.stop(lost);
-      long deadline = System.currentTimeMillis() + 60_000;
-      while (ReconstructionLog.running().isEmpty() && ReconstructionLog.reports().isEmpty()) {
-        assertTrue(System.currentTimeMillis() < deadline, "no reconstruction started");
-        Thread.sleep(50);
+      java.util.concurrent.atomic.AtomicBoolean killing = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+      ReadFaults.set((source, ranges) -> {
+        if (source.getXferPort() == helper.getXferPort() && killing.compareAndSet(false, true)) {
+          try {
+            c.stop(helper);
+          } finally {
+            killed.set(true); // only now may the test thread look at the cluster again
+          }
+          throw new java.io.IOException("test: helper " + source + " killed after its first range");
+        }
+      });
+      try {
+        c.stop(lost);
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (!killed.get()) {
+          assertTrue(System.currentTimeMillis() < deadline, "no repair read from the helper");
+          Thread.sleep(50);
+        }
+      } finally {
+        ReadFaults.set(null);
       }
-      Thread.sleep(700);
-      assertTrue(ReconstructionLog.reports().isEmpty(), "the repair was still running when the helper stopped");
-      c.stop(helper);
       c.awaitReconstruction(180_000);
       assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
       c.verifyFiles();

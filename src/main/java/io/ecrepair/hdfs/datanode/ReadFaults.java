@@ -1,0 +1,29 @@
+package io.ecrepair.hdfs.datanode;
+
+import java.io.IOException;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+
+/**
+ * A fault-injection point for tests, like HDFS's DataNodeFaultInjector: called after each
+ * range a helper delivered, it may throw to make that helper fail at a chosen point of a
+ * repair. Does nothing unless a test sets it.
+ */
+final class ReadFaults {
+  /** What a test injects. */
+  interface Hook {
+    void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException;
+  }
+
+  private static final Hook NONE = (source, ranges) -> { };
+  private static volatile Hook hook = NONE;
+
+  private ReadFaults() {}
+
+  static void set(Hook h) {
+    hook = h == null ? NONE : h;
+  }
+
+  static void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException {
+    hook.afterRange(source, rangesDelivered);
+  }
+}
