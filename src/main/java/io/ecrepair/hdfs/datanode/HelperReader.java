@@ -33,6 +33,7 @@ import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
@@ -68,6 +69,9 @@ final class HelperReader implements Closeable {
   private PacketReceiver packets;
   private volatile DataChecksum checksum;
   private volatile boolean closed;
+  private int reconnects;
+  /** Block offset up to which the current range was handed to the sink. */
+  private long delivered;
 
   /** Counts what a read delivered and throttles it (DataNode's EC read throttler). */
   interface ReadAccounting {
@@ -96,25 +100,69 @@ final class HelperReader implements Closeable {
   /**
    * Reads every range {offset, length} (sorted, disjoint, inside the block) and hands the
    * bytes to {@code sink} in order.
+   *
+   * <p>A DataNode ends a kept-alive connection that waited longer than
+   * {@code dfs.datanode.socket.reuse.keepalive} for its next request, and every connection
+   * after one request when that setting is 0 (then requests already sent make it reset the
+   * connection). When a connection ends, the reader reconnects and goes on from the first
+   * byte it has not delivered, one request at a time from then on; a helper it cannot reach,
+   * or whose connection ends before answering a lone request, has failed.
    */
   void read(List<long[]> ranges, Sink sink) throws IOException, InterruptedException {
-    if (ranges.isEmpty()) {
-      return;
-    }
-    connect();
-    DataOutputStream out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream(), 16 * 1024));
-    Sender sender = new Sender(out);
-    DataInputStream in = new DataInputStream(peer.getInputStream());
-    ReadableByteChannel channel = peer.getInputStreamChannel();
-    int sent = 0;
-    for (int done = 0; done < ranges.size(); done++) {
-      while (sent < ranges.size() && sent - done < WINDOW) {
-        long[] r = ranges.get(sent++);
-        sender.readBlock(block, token, "", r[0], r[1], true, CachingStrategy.newDefaultStrategy());
-        ClientReadStatusProto.newBuilder().setStatus(Status.SUCCESS).build().writeDelimitedTo(out);
+    List<long[]> todo = new java.util.ArrayList<>(ranges);
+    int done = 0;
+    int window = WINDOW;
+    while (done < todo.size()) {
+      connect();
+      int doneHere = 0;
+      try {
+        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream(), 16 * 1024));
+        Sender sender = new Sender(out);
+        DataInputStream in = new DataInputStream(peer.getInputStream());
+        ReadableByteChannel channel = peer.getInputStreamChannel();
+        int sent = done;
+        for (; done < todo.size(); done++) {
+          while (sent < todo.size() && sent - done < window) {
+            long[] r = todo.get(sent++);
+            sender.readBlock(block, token, "", r[0], r[1], true, CachingStrategy.newDefaultStrategy());
+            ClientReadStatusProto.newBuilder().setStatus(Status.SUCCESS).build().writeDelimitedTo(out);
+          }
+          out.flush();
+          delivered = todo.get(done)[0];
+          receive(in, channel, todo.get(done), sink);
+          doneHere++;
+        }
+      } catch (IOException e) {
+        if (closed || e instanceof ChecksumException || (doneHere == 0 && window == 1)) {
+          throw e;
+        }
+        // The DataNode ended a connection that served us, or one it reset because it keeps
+        // none alive: go on from what is missing, one request per connection if need be.
+        long[] r = todo.get(done);
+        long end = r[0] + r[1];
+        long from = Math.max(delivered, r[0]);
+        if (from >= end) {
+          done++;
+        } else {
+          todo.set(done, new long[] {from, end - from});
+        }
+        reconnects++;
+        window = 1;
+        dropConnection();
       }
-      out.flush();
-      receive(in, channel, ranges.get(done), sink);
+    }
+  }
+
+  /** How often a connection the DataNode ended was reopened. */
+  int reconnects() {
+    return reconnects;
+  }
+
+  private void dropConnection() {
+    Peer p = peer;
+    peer = null;
+    if (p != null) {
+      IOUtils.cleanupWithLogger(null, p);
     }
   }
 
@@ -158,6 +206,7 @@ final class HelperReader implements Closeable {
         useful.position((int) (from - h.getOffsetInBlock())).limit((int) (to - h.getOffsetInBlock()));
         accounting.delivered(to - from);
         sink.accept(from, useful.slice());
+        delivered = to;
       }
       needed -= len;
     }

@@ -59,6 +59,25 @@ class PluginReconstructionTest {
   }
 
   @Test
+  void clayWhenDataNodesDoNotKeepConnectionsAlive() throws Exception {
+    // dfs.datanode.socket.reuse.keepalive = 0: a DataNode closes each connection after one
+    // read; the helper readers reopen it and go on, nothing counts as a failed helper.
+    org.apache.hadoop.conf.Configuration extra = new org.apache.hadoop.conf.Configuration(false);
+    extra.setInt(DFSConfigKeys.DFS_DATANODE_SOCKET_REUSE_KEEPALIVE_KEY, 0);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 9, "clay", 5, 3, CELL, CELLS_PER_BLOCK,
+        extra)) {
+      org.apache.hadoop.fs.Path f = c.write("two-groups", (int) (5L * CELL * CELLS_PER_BLOCK * 3 / 2), 5);
+      c.stop(c.holder(f, 0, 0));
+      c.awaitReconstruction(120_000);
+      assertEquals(c.original.size(), c.verifyBlocks());
+      c.verifyFiles();
+      List<TaskReport> reports = ReconstructionLog.reports();
+      assertTrue(reports.stream().allMatch(r -> r.succeeded() && r.helperReplacements() == 0), reports.toString());
+      assertReads(c, reports, u -> 7.0 / 3, 5);
+    }
+  }
+
+  @Test
   void rsStaysWithHdfs() throws Exception {
     // Hadoop's RS: HDFS's own reconstruction runs (reading k blocks), the plugin never takes over.
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 6 + 3 + 1, "rs", 6, 3, CELL,
