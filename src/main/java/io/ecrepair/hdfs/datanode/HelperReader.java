@@ -1,15 +1,12 @@
 package io.ecrepair.hdfs.datanode;
 
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -116,20 +113,28 @@ final class HelperReader implements Closeable {
       connect();
       int doneHere = 0;
       try {
-        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream(), 16 * 1024));
-        Sender sender = new Sender(out);
-        DataInputStream in = new DataInputStream(peer.getInputStream());
-        ReadableByteChannel channel = peer.getInputStreamChannel();
+        java.io.OutputStream out = peer.getOutputStream();
+        java.io.ByteArrayOutputStream batch = new java.io.ByteArrayOutputStream(8 * 1024);
+        DataOutputStream requests = new DataOutputStream(batch);
+        Sender sender = new Sender(requests);
+        // One buffered stream for responses and packets: a few system calls per response.
+        DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(peer.getInputStream(), 64 * 1024));
         int sent = done;
         for (; done < todo.size(); done++) {
-          while (sent < todo.size() && sent - done < window) {
-            long[] r = todo.get(sent++);
-            sender.readBlock(block, token, "", r[0], r[1], true, CachingStrategy.newDefaultStrategy());
-            ClientReadStatusProto.newBuilder().setStatus(Status.SUCCESS).build().writeDelimitedTo(out);
+          if (sent < todo.size() && sent - done <= window / 2) {
+            // Top the window up in one write: each request, then its client status.
+            batch.reset();
+            while (sent < todo.size() && sent - done < window) {
+              long[] r = todo.get(sent++);
+              sender.readBlock(block, token, "", r[0], r[1], true, CachingStrategy.newDefaultStrategy());
+              ClientReadStatusProto.newBuilder().setStatus(Status.SUCCESS).build().writeDelimitedTo(requests);
+            }
+            requests.flush();
+            batch.writeTo(out);
+            out.flush();
           }
-          out.flush();
           delivered = todo.get(done)[0];
-          receive(in, channel, todo.get(done), sink);
+          receive(in, todo.get(done), sink);
           doneHere++;
         }
       } catch (IOException e) {
@@ -166,7 +171,7 @@ final class HelperReader implements Closeable {
     }
   }
 
-  private void receive(DataInputStream in, ReadableByteChannel channel, long[] range, Sink sink)
+  private void receive(DataInputStream in, long[] range, Sink sink)
       throws IOException, InterruptedException {
     long start = range[0];
     long end = range[0] + range[1];
@@ -186,7 +191,7 @@ final class HelperReader implements Closeable {
     long lastSeq = -1;
     String name = block + " on " + source;
     while (needed > 0) {
-      receivePacket(channel, in);
+      packets.receiveNextPacket(in);
       PacketHeader h = packets.getHeader();
       if (!h.sanityCheck(lastSeq)) {
         throw new IOException("bad packet header " + h + " reading " + name);
@@ -210,18 +215,10 @@ final class HelperReader implements Closeable {
       }
       needed -= len;
     }
-    receivePacket(channel, in);
+    packets.receiveNextPacket(in);
     PacketHeader trailer = packets.getHeader();
     if (!trailer.isLastPacketInBlock() || trailer.getDataLen() != 0) {
       throw new IOException("expected the empty end-of-read packet from " + source + ", got " + trailer);
-    }
-  }
-
-  private void receivePacket(ReadableByteChannel channel, InputStream in) throws IOException {
-    if (channel != null) {
-      packets.receiveNextPacket(channel);
-    } else {
-      packets.receiveNextPacket(in);
     }
   }
 
