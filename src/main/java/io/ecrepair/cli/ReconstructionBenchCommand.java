@@ -28,11 +28,11 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--read-bandwidth", defaultValue = "8388608",
+  @Option(names = "--read-bandwidth", defaultValue = "4194304",
       description = "dfs.datanode.ec.reconstruct.read.bandwidthPerSec for every repair, bytes/s (default ${DEFAULT-VALUE}).")
   long readBandwidth;
 
-  @Option(names = "--cells-per-block", defaultValue = "8",
+  @Option(names = "--cells-per-block", defaultValue = "4",
       description = "Block size in cells (1 MiB each; default ${DEFAULT-VALUE}).")
   int cellsPerBlock;
 
@@ -40,7 +40,7 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
       description = "Where to write the bar chart (default ${DEFAULT-VALUE}).")
   Path png;
 
-  @Option(names = "--quick", description = "Smaller blocks (4 cells) and a higher limit: a short run.")
+  @Option(names = "--quick", description = "Smaller blocks (2 cells): a short run.")
   boolean quick;
 
   @Mixin
@@ -50,10 +50,9 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Demo.requireMiniCluster();
     boolean cellsGiven = spec.commandLine().getParseResult().hasMatchedOption("--cells-per-block");
-    boolean bandwidthGiven = spec.commandLine().getParseResult().hasMatchedOption("--read-bandwidth");
     PrintWriter err = spec.commandLine().getErr();
     ReconstructionBenchmark bench = new ReconstructionBenchmark(ReconstructionBenchmark.DEFAULT_PAIRS,
-        quick && !cellsGiven ? 4 : cellsPerBlock, quick && !bandwidthGiven ? 16L << 20 : readBandwidth, msg -> {
+        quick && !cellsGiven ? 2 : cellsPerBlock, readBandwidth, msg -> {
           err.println("bench reconstruction: " + msg);
           err.flush();
         });

@@ -1,15 +1,12 @@
 package io.ecrepair.hdfs.datanode;
 
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -33,6 +30,7 @@ import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
@@ -68,6 +66,9 @@ final class HelperReader implements Closeable {
   private PacketReceiver packets;
   private volatile DataChecksum checksum;
   private volatile boolean closed;
+  private int reconnects;
+  /** Block offset up to which the current range was handed to the sink. */
+  private long delivered;
 
   /** Counts what a read delivered and throttles it (DataNode's EC read throttler). */
   interface ReadAccounting {
@@ -96,30 +97,82 @@ final class HelperReader implements Closeable {
   /**
    * Reads every range {offset, length} (sorted, disjoint, inside the block) and hands the
    * bytes to {@code sink} in order.
+   *
+   * <p>A DataNode ends a kept-alive connection that waited longer than
+   * {@code dfs.datanode.socket.reuse.keepalive} for its next request, and every connection
+   * after one request when that setting is 0 (then requests already sent make it reset the
+   * connection). When a connection ends, the reader reconnects and goes on from the first
+   * byte it has not delivered, one request at a time from then on; a helper it cannot reach,
+   * or whose connection ends before answering a lone request, has failed.
    */
   void read(List<long[]> ranges, Sink sink) throws IOException, InterruptedException {
-    if (ranges.isEmpty()) {
-      return;
-    }
-    connect();
-    DataOutputStream out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream(), 16 * 1024));
-    Sender sender = new Sender(out);
-    DataInputStream in = new DataInputStream(peer.getInputStream());
-    ReadableByteChannel channel = peer.getInputStreamChannel();
-    int sent = 0;
-    for (int done = 0; done < ranges.size(); done++) {
-      while (sent < ranges.size() && sent - done < WINDOW) {
-        long[] r = ranges.get(sent++);
-        sender.readBlock(block, token, "", r[0], r[1], true, CachingStrategy.newDefaultStrategy());
-        ClientReadStatusProto.newBuilder().setStatus(Status.SUCCESS).build().writeDelimitedTo(out);
+    List<long[]> todo = new java.util.ArrayList<>(ranges);
+    int done = 0;
+    int window = WINDOW;
+    while (done < todo.size()) {
+      connect();
+      int doneHere = 0;
+      try {
+        java.io.OutputStream out = peer.getOutputStream();
+        java.io.ByteArrayOutputStream batch = new java.io.ByteArrayOutputStream(8 * 1024);
+        DataOutputStream requests = new DataOutputStream(batch);
+        Sender sender = new Sender(requests);
+        // One buffered stream for responses and packets: a few system calls per response.
+        DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(peer.getInputStream(), 64 * 1024));
+        int sent = done;
+        for (; done < todo.size(); done++) {
+          if (sent < todo.size() && sent - done <= window / 2) {
+            // Top the window up in one write: each request, then its client status.
+            batch.reset();
+            while (sent < todo.size() && sent - done < window) {
+              long[] r = todo.get(sent++);
+              sender.readBlock(block, token, "", r[0], r[1], true, CachingStrategy.newDefaultStrategy());
+              ClientReadStatusProto.newBuilder().setStatus(Status.SUCCESS).build().writeDelimitedTo(requests);
+            }
+            requests.flush();
+            batch.writeTo(out);
+            out.flush();
+          }
+          delivered = todo.get(done)[0];
+          receive(in, todo.get(done), sink);
+          doneHere++;
+          ReadFaults.afterRange(source, done + 1);
+        }
+      } catch (IOException e) {
+        if (closed || e instanceof ChecksumException || (doneHere == 0 && window == 1)) {
+          throw e;
+        }
+        // The DataNode ended a connection that served us, or one it reset because it keeps
+        // none alive: go on from what is missing, one request per connection if need be.
+        long[] r = todo.get(done);
+        long end = r[0] + r[1];
+        long from = Math.max(delivered, r[0]);
+        if (from >= end) {
+          done++;
+        } else {
+          todo.set(done, new long[] {from, end - from});
+        }
+        reconnects++;
+        window = 1;
+        dropConnection();
       }
-      out.flush();
-      receive(in, channel, ranges.get(done), sink);
-      ReadFaults.afterRange(source, done + 1);
     }
   }
 
-  private void receive(DataInputStream in, ReadableByteChannel channel, long[] range, Sink sink)
+  /** How often a connection the DataNode ended was reopened. */
+  int reconnects() {
+    return reconnects;
+  }
+
+  private void dropConnection() {
+    Peer p = peer;
+    peer = null;
+    if (p != null) {
+      IOUtils.cleanupWithLogger(null, p);
+    }
+  }
+
+  private void receive(DataInputStream in, long[] range, Sink sink)
       throws IOException, InterruptedException {
     long start = range[0];
     long end = range[0] + range[1];
@@ -139,7 +192,7 @@ final class HelperReader implements Closeable {
     long lastSeq = -1;
     String name = block + " on " + source;
     while (needed > 0) {
-      receivePacket(channel, in);
+      packets.receiveNextPacket(in);
       PacketHeader h = packets.getHeader();
       if (!h.sanityCheck(lastSeq)) {
         throw new IOException("bad packet header " + h + " reading " + name);
@@ -159,21 +212,14 @@ final class HelperReader implements Closeable {
         useful.position((int) (from - h.getOffsetInBlock())).limit((int) (to - h.getOffsetInBlock()));
         accounting.delivered(to - from);
         sink.accept(from, useful.slice());
+        delivered = to;
       }
       needed -= len;
     }
-    receivePacket(channel, in);
+    packets.receiveNextPacket(in);
     PacketHeader trailer = packets.getHeader();
     if (!trailer.isLastPacketInBlock() || trailer.getDataLen() != 0) {
       throw new IOException("expected the empty end-of-read packet from " + source + ", got " + trailer);
-    }
-  }
-
-  private void receivePacket(ReadableByteChannel channel, InputStream in) throws IOException {
-    if (channel != null) {
-      packets.receiveNextPacket(channel);
-    } else {
-      packets.receiveNextPacket(in);
     }
   }
 

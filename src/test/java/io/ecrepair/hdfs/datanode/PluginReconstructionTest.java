@@ -59,30 +59,31 @@ class PluginReconstructionTest {
   }
 
   @Test
-  void rsStaysWithHdfs() throws Exception {
-    // Hadoop's RS: HDFS's own reconstruction runs (reading k blocks), the plugin never takes over.
-    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 6 + 3 + 1, "rs", 6, 3, CELL,
-        CELLS_PER_BLOCK, null)) {
-      long groupBytes = 6L * CELL * CELLS_PER_BLOCK;
-      org.apache.hadoop.fs.Path big = c.write("several-groups", (int) (2 * groupBytes + 3L * CELL + 99), 1);
-      c.write("under-one-cell", 1000, 2);
-      c.write("partial-stripe", 2 * CELL + CELL / 2 + 17, 3);
-      c.stop(c.holder(big, 0, 0));
+  void clayWithBlockTokensAndNoKeepAlive() throws Exception {
+    // Block access tokens on: every helper read and target write carries one the DataNodes
+    // check. dfs.datanode.socket.reuse.keepalive = 0: a DataNode closes each connection after
+    // one read; the helper readers reopen it and go on, nothing counts as a failed helper.
+    org.apache.hadoop.conf.Configuration extra = new org.apache.hadoop.conf.Configuration(false);
+    extra.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    extra.setInt(DFSConfigKeys.DFS_DATANODE_SOCKET_REUSE_KEEPALIVE_KEY, 0);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 9, "clay", 5, 3, CELL, CELLS_PER_BLOCK,
+        extra)) {
+      org.apache.hadoop.fs.Path f = c.write("two-groups", (int) (5L * CELL * CELLS_PER_BLOCK * 3 / 2), 5);
+      c.stop(c.holder(f, 0, 0));
       c.awaitReconstruction(120_000);
       assertEquals(c.original.size(), c.verifyBlocks());
       c.verifyFiles();
-      assertTrue(ReconstructionLog.reports().isEmpty(), "RS stays with HDFS: " + ReconstructionLog.reports());
-      for (DataNode dn : c.cluster.getDataNodes()) {
-        assertEquals(0L, EcRepairDataNodePlugin.metrics(dn).get("Tasks"));
-      }
-      Jmx.eventually("HDFS's own reconstruction ran", () -> {
-        long stockTasks = 0;
-        for (DataNode dn : c.cluster.getDataNodes()) {
-          stockTasks += Jmx.attribute(dn.getMetrics().name(), "EcReconstructionTasks");
-        }
-        return stockTasks > 0 ? null : "no EcReconstructionTasks over JMX";
-      });
+      List<TaskReport> reports = ReconstructionLog.reports();
+      assertTrue(reports.stream().allMatch(r -> r.succeeded() && r.helperReplacements() == 0), reports.toString());
+      assertReads(c, reports, u -> 7.0 / 3, 5);
     }
+  }
+
+  @Test
+  void rsStaysWithHdfs() throws Exception {
+    // Hadoop's RS: HDFS's own reconstruction runs (reading k blocks); the plugin only times it
+    // (ecrepair.datanode.time-stock-tasks) and never takes it over.
+    run("rs", 6, 3, u -> 6.0);
   }
 
   private void run(String codec, int k, int m, IntToDoubleFunction singleLossBlocks) throws Exception {
@@ -93,6 +94,8 @@ class PluginReconstructionTest {
       throws Exception {
     org.apache.hadoop.conf.Configuration extra = new org.apache.hadoop.conf.Configuration(false);
     extra.setBoolean(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_KEY, validation);
+    boolean stock = codec.equals("rs");
+    extra.setBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, stock);
     // n + 1 DataNodes for the first loss, two more for the double loss (MiniDFSCluster cannot
     // add DataNodes once one was stopped).
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), k + m + (m >= 2 ? 3 : 1), codec, k, m,
@@ -111,7 +114,9 @@ class PluginReconstructionTest {
       assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
       c.verifyFiles();
       List<TaskReport> singles = ReconstructionLog.reports();
-      assertFalse(singles.isEmpty(), "the plugin ran the reconstruction");
+      assertFalse(singles.isEmpty(), "the reconstruction ran");
+      String engine = stock ? "hdfs" : "ec-repair";
+      assertTrue(singles.stream().allMatch(r -> r.engine().equals(engine)), "rebuilt by " + engine + ": " + singles);
       assertReads(c, singles, singleLossBlocks, k);
       if (validation) {
         assertTrue(singles.stream().filter(TaskReport::succeeded).allMatch(TaskReport::validated),
@@ -126,16 +131,20 @@ class PluginReconstructionTest {
         assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
         c.verifyFiles();
         List<TaskReport> doubles = ReconstructionLog.reports();
+        assertTrue(doubles.stream().allMatch(r -> r.engine().equals(engine)), "rebuilt by " + engine + ": " + doubles);
         assertTrue(doubles.stream().anyMatch(r -> r.succeeded() && r.lost().length == 2),
             "some task rebuilt two blocks at once: " + doubles);
         assertReads(c, doubles, singleLossBlocks, k);
       }
-      assertAccounting(c);
+      assertAccounting(c, !stock);
     }
   }
 
-  /** xmits all given back; our JMX counters agree with the tasks run; HDFS's EC counters include them. */
-  private static void assertAccounting(RepairCluster c) throws Exception {
+  /**
+   * xmits all given back; our JMX counters agree with the tasks we ran (none for RS); HDFS's
+   * EC counters include them.
+   */
+  private static void assertAccounting(RepairCluster c, boolean ours) throws Exception {
     Jmx.eventually("xmits given back", () -> {
       for (DataNode dn : c.cluster.getDataNodes()) {
         if (dn.getXmitsInProgress() != 0) {
@@ -158,6 +167,9 @@ class PluginReconstructionTest {
         }
         ourTasks += tasks;
         stockTasks += Jmx.attribute(dn.getMetrics().name(), "EcReconstructionTasks");
+      }
+      if (!ours) {
+        return ourTasks == 0 && stockTasks > 0 ? null : "HDFS ran " + stockTasks + " tasks, the plugin " + ourTasks;
       }
       if (ourTasks == 0) {
         return "no tasks over JMX";
