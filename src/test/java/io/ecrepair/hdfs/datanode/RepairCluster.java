@@ -161,13 +161,27 @@ final class RepairCluster implements AutoCloseable {
     cluster.waitActive();
   }
 
-  /** Stops DataNodes and tells the NameNode at once (no heartbeat expiry wait). */
+  /**
+   * Stops DataNodes and tells the NameNode at once (no heartbeat expiry wait). Several nodes
+   * are declared dead together, under the namesystem lock that the NameNode's redundancy
+   * monitor also takes, so it schedules the groups they share as one multi-loss task instead
+   * of racing between the deaths.
+   */
   void stop(DatanodeInfo... nodes) throws IOException {
+    List<DataNode> dead = new ArrayList<>();
     for (DatanodeInfo node : nodes) {
-      DataNode dn = dataNode(node);
+      dead.add(dataNode(node));
       cluster.stopDataNode(node.getXferAddr());
-      cluster.setDataNodeDead(dn.getDatanodeId());
       stopped.add(node);
+    }
+    org.apache.hadoop.hdfs.server.namenode.FSNamesystem ns = cluster.getNamesystem();
+    ns.writeLock();
+    try {
+      for (DataNode dn : dead) {
+        cluster.setDataNodeDead(dn.getDatanodeId());
+      }
+    } finally {
+      ns.writeUnlock();
     }
   }
 
