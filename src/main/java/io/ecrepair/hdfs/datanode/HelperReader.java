@@ -102,8 +102,9 @@ final class HelperReader implements Closeable {
    * {@code dfs.datanode.socket.reuse.keepalive} for its next request, and every connection
    * after one request when that setting is 0 (then requests already sent make it reset the
    * connection). When a connection ends, the reader reconnects and goes on from the first
-   * byte it has not delivered, one request at a time from then on; a helper it cannot reach,
-   * or whose connection ends before answering a lone request, has failed.
+   * byte it has not delivered (one request at a time from then on if the connection had
+   * served fewer than two); a helper it cannot reach, or whose connection ends before
+   * answering a lone request, has failed.
    */
   void read(List<long[]> ranges, Sink sink) throws IOException, InterruptedException {
     List<long[]> todo = new java.util.ArrayList<>(ranges);
@@ -153,7 +154,9 @@ final class HelperReader implements Closeable {
           todo.set(done, new long[] {from, end - from});
         }
         reconnects++;
-        window = 1;
+        if (doneHere < 2) {
+          window = 1; // it serves one request per connection (keepalive 0): no pipelining
+        }
         dropConnection();
       }
     }

@@ -219,16 +219,24 @@ final class ReconstructionTask implements Runnable {
           row = f.row;
         }
       }
-      if (rows > 0 && !anyTrue(targetOk)) {
-        throw new IOException("every target failed for " + order);
-      }
+      // Every row rebuilt (and checked): now the targets may commit their replicas.
       for (int i = 0; i < writers.length; i++) {
-        if (targetOk[i]) {
+        if (!targetOk[i]) {
+          continue;
+        }
+        try {
           if (!writers[i].isOpen()) {
-            throw new IOException("target " + writers[i].target() + " was never written");
+            throw new IOException("it was never written");
           }
           writers[i].finish();
+        } catch (IOException e) {
+          LOG.warn("ec-repair: target {} could not commit internal block {} of {}: {}", writers[i].target(), lost[i],
+              order, e.toString());
+          targetOk[i] = false;
         }
+      }
+      if (!anyTrue(targetOk)) {
+        throw new IOException("every target failed for " + order);
       }
     } finally {
       for (TargetWriter w : writers) {
