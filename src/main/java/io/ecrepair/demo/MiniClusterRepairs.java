@@ -70,6 +70,28 @@ public final class MiniClusterRepairs implements AutoCloseable {
   private final Consumer<String> progress;
 
   /**
+   * The configuration of an in-process HDFS with the ec-repair DataNode plugin, whose
+   * NameNode notices losses and schedules reconstruction within seconds. Later arguments win.
+   */
+  public static Configuration pluginConf(Configuration... settings) {
+    Configuration c = new HdfsConfiguration();
+    c.set(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, EcRepairDataNodePlugin.class.getName());
+    c.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
+    c.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
+    c.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 1);
+    c.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY, 32);
+    c.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY, 64);
+    for (Configuration s : settings) {
+      if (s != null) {
+        for (Map.Entry<String, String> e : s) {
+          c.set(e.getKey(), e.getValue());
+        }
+      }
+    }
+    return c;
+  }
+
+  /**
    * Starts the cluster.
    *
    * @param extra settings for every node (e.g. a reconstruction read limit)
@@ -77,20 +99,10 @@ public final class MiniClusterRepairs implements AutoCloseable {
   public MiniClusterRepairs(int dataNodes, Configuration extra, Consumer<String> progress) throws IOException {
     this.progress = progress;
     this.baseDir = Files.createTempDirectory("ec-repair-minicluster");
-    Configuration c = new HdfsConfiguration();
-    c.set(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, EcRepairDataNodePlugin.class.getName());
-    c.setBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, true);
-    c.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
-    c.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-    c.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 1);
-    c.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY, 32);
-    c.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY, 64);
-    c.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 20);
-    if (extra != null) {
-      for (Map.Entry<String, String> e : extra) {
-        c.set(e.getKey(), e.getValue());
-      }
-    }
+    Configuration defaults = new Configuration(false);
+    defaults.setBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, true);
+    defaults.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 20);
+    Configuration c = pluginConf(defaults, extra);
     this.conf = c;
     progress.accept("starting an in-process HDFS: 1 NameNode, " + dataNodes + " DataNodes with the ec-repair plugin");
     boolean ok = false;

@@ -121,7 +121,22 @@ public final class ReedSolomonCode implements RepairableCode {
     return repairGraph(lost, available);
   }
 
+  /** The last decode's pattern: HDFS decodes the same one chunk after chunk. */
+  private record LastDecode(int[] sources, int[] wanted, CodingTables tables) {}
+
+  private volatile LastDecode last;
+
   private CodingTables decodeTables(int[] sources, int[] wanted) {
+    LastDecode l = last;
+    if (l != null && Arrays.equals(l.sources(), sources) && Arrays.equals(l.wanted(), wanted)) {
+      return l.tables();
+    }
+    CodingTables t = cachedDecodeTables(sources, wanted);
+    last = new LastDecode(sources.clone(), wanted.clone(), t);
+    return t;
+  }
+
+  private CodingTables cachedDecodeTables(int[] sources, int[] wanted) {
     String key = Arrays.toString(sources) + Arrays.toString(wanted);
     CodingTables t = decodeTables.get(key);
     if (t == null) {

@@ -20,7 +20,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
@@ -51,19 +50,9 @@ final class RepairCluster implements AutoCloseable {
 
   RepairCluster(File dir, int dataNodes, String codec, int k, int m, int cellSize, int cellsPerBlock,
                 Configuration extra) throws IOException {
-    Configuration conf = new HdfsConfiguration();
-    conf.set(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, EcRepairDataNodePlugin.class.getName());
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
-    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-    conf.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 1);
-    conf.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY, 32);
-    conf.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY, 64);
-    conf.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 10);
-    if (extra != null) {
-      for (Map.Entry<String, String> e : extra) {
-        conf.set(e.getKey(), e.getValue());
-      }
-    }
+    Configuration testDefaults = new Configuration(false);
+    testDefaults.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 10);
+    Configuration conf = io.ecrepair.demo.MiniClusterRepairs.pluginConf(testDefaults, extra);
     this.conf = conf;
     this.cluster = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes).build();
     this.cluster.waitActive();
