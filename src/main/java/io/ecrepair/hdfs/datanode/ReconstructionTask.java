@@ -5,6 +5,8 @@ import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.hdfs.transfer.BlockRangeReader;
+import io.ecrepair.hdfs.transfer.RangeListener;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * that hold no bytes: they are zeros and cost nothing); {@link CellRowRepair} gives the
  * cheapest repair and, per cell row, the byte ranges of each helper's cell it needs. Every
  * helper's ranges for all rows, coalesced where they touch, are read on one connection per
- * helper ({@link HelperReader}, HDFS block reads with block tokens, checksums verified) into
+ * helper ({@link BlockRangeReader}, HDFS block reads with block tokens, checksums verified) into
  * a window of cell rows ({@link RowWindow}); each complete row is rebuilt with the compiled
  * graphs (one native call per graph) and streamed to the targets ({@link TargetWriter}). The
  * last row of a group is shorter (coding length L = min(cell, row bytes)), data cells past
@@ -58,6 +60,7 @@ final class ReconstructionTask implements Runnable {
   private final ReconstructionContext ctx;
   private final ReconstructionOrder order;
   private final int xmitsCharged;
+  private final DataNodeConnector connector;
   private final Map<Integer, LongAdder> helperBytes = new ConcurrentHashMap<>();
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder remoteBytesRead = new LongAdder();
@@ -76,6 +79,7 @@ final class ReconstructionTask implements Runnable {
     this.ctx = ctx;
     this.order = order;
     this.xmitsCharged = xmitsCharged;
+    this.connector = new DataNodeConnector(ctx.datanode(), ctx.conf(), ctx.readTimeoutMillis());
   }
 
   @Override
@@ -425,9 +429,9 @@ final class ReconstructionTask implements Runnable {
   }
 
   /** Reads one helper's ranges for every row into the window, zero where its cells hold no bytes. */
-  private final class HelperFeed implements Runnable, HelperReader.Sink {
+  private final class HelperFeed implements Runnable, BlockRangeReader.Sink {
     private final int unit;
-    private final HelperReader reader;
+    private final BlockRangeReader reader;
     private final StripedLayout layout;
     private final long groupLength;
     private final int rows;
@@ -470,13 +474,21 @@ final class ReconstructionTask implements Runnable {
           layout.dataUnits(), unit);
       block.setNumBytes(layout.internalBlockLength(groupLength, unit));
       DataTransferThrottler throttle = ctx.datanode().getEcReconstuctReadThrottler();
-      this.reader = new HelperReader(ctx.datanode(), ctx.conf(), source, block, ctx.readTimeoutMillis(), bytes -> {
-        counter.add(bytes);
-        bytesRead.add(bytes);
-        remoteBytesRead.add(bytes);
-        window.progressed(unit);
-        if (throttle != null) {
-          throttle.throttle(bytes);
+      this.reader = new BlockRangeReader(connector, source, block, new RangeListener() {
+        @Override
+        public void delivered(long bytes) {
+          counter.add(bytes);
+          bytesRead.add(bytes);
+          remoteBytesRead.add(bytes);
+          window.progressed(unit);
+          if (throttle != null) {
+            throttle.throttle(bytes);
+          }
+        }
+
+        @Override
+        public void rangeDone(int rangesDone) throws IOException {
+          ReadFaults.afterRange(source, rangesDone);
         }
       });
     }

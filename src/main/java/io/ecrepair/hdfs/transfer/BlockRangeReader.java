@@ -1,17 +1,11 @@
-package io.ecrepair.hdfs.datanode;
+package io.ecrepair.hdfs.transfer;
 
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.util.EnumSet;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.StorageType;
-import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.net.Peer;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -26,15 +20,13 @@ import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
-import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.io.IOUtils;
-import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
- * Reads byte ranges of one helper's internal block through HDFS's own block read protocol
+ * Reads byte ranges of one internal block from one DataNode through HDFS's own block read protocol
  * (OP_READ_BLOCK with a block access token, SASL or encryption as the cluster configures,
  * checksums verified): one connection for all ranges of a task, with several requests in
  * flight, so a helper's many small sub-chunk runs cost one stream rather than one round
@@ -46,21 +38,19 @@ import org.apache.hadoop.util.DataChecksum;
  * is {@code SUCCESS}, not {@code CHECKSUM_OK}, because it is sent before the bytes arrive;
  * checksums are verified here as the bytes come in.
  */
-final class HelperReader implements Closeable {
+public final class BlockRangeReader implements Closeable {
   /** Where the bytes of a range go, in increasing block offset order. */
-  interface Sink {
+  public interface Sink {
     void accept(long blockOffset, ByteBuffer data) throws IOException, InterruptedException;
   }
 
   /** Requests kept in flight on the connection (each costs the DataNode one small buffered message). */
   static final int WINDOW = Integer.getInteger("ecrepair.read.window", 32);
 
-  private final DataNode datanode;
-  private final Configuration conf;
+  private final BlockConnector connector;
   private final DatanodeInfo source;
   private final ExtendedBlock block;
-  private final int readTimeoutMs;
-  private final ReadAccounting accounting;
+  private final RangeListener listener;
   private volatile Peer peer;
   private Token<BlockTokenIdentifier> token;
   private PacketReceiver packets;
@@ -70,27 +60,19 @@ final class HelperReader implements Closeable {
   /** Block offset up to which the current range was handed to the sink. */
   private long delivered;
 
-  /** Counts what a read delivered and throttles it (DataNode's EC read throttler). */
-  interface ReadAccounting {
-    void delivered(long bytes);
-  }
-
-  HelperReader(DataNode datanode, Configuration conf, DatanodeInfo source, ExtendedBlock block, int readTimeoutMs,
-               ReadAccounting accounting) {
-    this.datanode = datanode;
-    this.conf = conf;
+  public BlockRangeReader(BlockConnector connector, DatanodeInfo source, ExtendedBlock block, RangeListener listener) {
+    this.connector = connector;
     this.source = source;
     this.block = block;
-    this.readTimeoutMs = readTimeoutMs;
-    this.accounting = accounting;
+    this.listener = listener;
   }
 
-  DatanodeInfo source() {
+  public DatanodeInfo source() {
     return source;
   }
 
   /** The checksum of the helper's block, once a response arrived (null before). */
-  DataChecksum checksum() {
+  public DataChecksum checksum() {
     return checksum;
   }
 
@@ -106,7 +88,7 @@ final class HelperReader implements Closeable {
    * served fewer than two); a helper it cannot reach, or whose connection ends before
    * answering a lone request, has failed.
    */
-  void read(List<long[]> ranges, Sink sink) throws IOException, InterruptedException {
+  public void read(List<long[]> ranges, Sink sink) throws IOException, InterruptedException {
     List<long[]> todo = new java.util.ArrayList<>(ranges);
     int done = 0;
     int window = WINDOW;
@@ -137,7 +119,7 @@ final class HelperReader implements Closeable {
           delivered = todo.get(done)[0];
           receive(in, todo.get(done), sink);
           doneHere++;
-          ReadFaults.afterRange(source, done + 1);
+          listener.rangeDone(done + 1);
         }
       } catch (IOException e) {
         if (closed || e instanceof ChecksumException || (doneHere == 0 && window == 1)) {
@@ -163,7 +145,7 @@ final class HelperReader implements Closeable {
   }
 
   /** How often a connection the DataNode ended was reopened. */
-  int reconnects() {
+  public int reconnects() {
     return reconnects;
   }
 
@@ -213,7 +195,7 @@ final class HelperReader implements Closeable {
       if (to > from) {
         ByteBuffer useful = data.duplicate();
         useful.position((int) (from - h.getOffsetInBlock())).limit((int) (to - h.getOffsetInBlock()));
-        accounting.delivered(to - from);
+        listener.delivered(to - from);
         sink.accept(from, useful.slice());
         delivered = to;
       }
@@ -233,28 +215,8 @@ final class HelperReader implements Closeable {
     if (closed) {
       throw new IOException("reader for " + source + " is closed");
     }
-    InetSocketAddress addr = NetUtils.createSocketAddr(source.getXferAddr(
-        datanode.getDnConf().getConnectToDnViaHostname()));
-    token = datanode.getBlockAccessToken(block, EnumSet.of(BlockTokenIdentifier.AccessMode.READ),
-        StorageType.EMPTY_ARRAY, new String[0]);
-    int timeout = datanode.getDnConf().getSocketTimeout();
-    Socket sock = NetUtils.getDefaultSocketFactory(conf).createSocket();
-    boolean ok = false;
-    try {
-      NetUtils.connect(sock, addr, timeout);
-      sock.setTcpNoDelay(true);
-      peer = DFSUtilClient.peerFromSocketAndKey(datanode.getSaslClient(), sock,
-          datanode.getDataEncryptionKeyFactoryForBlock(block), token, source, timeout);
-      peer.setReadTimeout(readTimeoutMs);
-      peer.setWriteTimeout(datanode.getDnConf().getSocketWriteTimeout());
-      ok = true;
-    } finally {
-      if (!ok) {
-        IOUtils.closeSocket(sock);
-        IOUtils.cleanupWithLogger(null, peer);
-        peer = null;
-      }
-    }
+    token = connector.token(block);
+    peer = connector.connect(source, block, token);
     if (closed) {
       close();
       throw new IOException("reader for " + source + " is closed");
