@@ -6,7 +6,6 @@ import io.ecrepair.bench.cluster.ClusterReport;
 import io.ecrepair.bench.cluster.Scenario;
 import io.ecrepair.demo.Demo;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -103,7 +102,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster,
         Scenario.parseList(String.join(",", scenarios)), groups, !noDegradedRead,
         policyFile != null ? policyFile.toAbsolutePath() : Demo.defaultPolicyFile(), script(),
-        state != null ? state.toAbsolutePath() : Files.createTempDirectory("ec-repair-cluster-"),
+        state != null ? state.toAbsolutePath()
+            : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-cluster-" + ProcessHandle.current().pid()),
         timeoutSeconds * 1000L);
     err.println("bench cluster: state, confs and JVM logs in " + settings.stateDir());
     err.flush();
