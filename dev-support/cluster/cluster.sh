@@ -99,7 +99,7 @@ write_conf() {  # write_conf NODE IP
     prop dfs.namenode.replication.work.multiplier.per.iteration 32
     prop dfs.namenode.replication.max-streams 64
     prop dfs.namenode.replication.max-streams-hard-limit 128
-    prop dfs.namenode.reconstruction.pending.timeout-sec 30
+    # pending.timeout-sec stays at its 300 s default: a slow-link task must not be scheduled twice
     prop dfs.namenode.redundancy.considerLoad false
     prop dfs.blockreport.initialDelay 0
     prop dfs.datanode.hostname "$ip"
@@ -132,7 +132,7 @@ start_jvm() {  # start_jvm NODE MAINCLASS [ARGS...]: in NODE's namespace, pid re
   local node=$1 main=$2; shift 2
   local ns; ns=$(node_field "$node" 2)
   local cp="$STATE/conf/$node:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*"
-  setsid ip netns exec "$ns" java -Xmx${JVM_HEAP} -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+  setsid ip netns exec "$ns" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \
     -Djava.library.path="$DIST/lib/native" -Dlog4j.configuration="file:$STATE/conf/$node/log4j.properties" \
     -Dhadoop.log.dir="$STATE/logs" -Djava.net.preferIPv4Stack=true \
     -cp "$cp" "$main" "$@" >> "$STATE/logs/$node.out" 2>&1 < /dev/null &
@@ -289,7 +289,7 @@ cmd_up() {
 
   for n in nn client $(seq -f 'dn%g' 0 $((DATANODES - 1))); do write_conf "$n" "$(node_field "$n" 3)"; done
   say "network: $DATANODES DataNodes at ${RATE} Mbit/s up and down (tbf), client ${CLIENT_RATE} Mbit/s, racks $RACKS$([[ $RACKS -gt 0 ]] && echo " behind a ${RACK_RATE} Mbit/s gateway"), subnet 10.$x.0.0/16"
-  say "NameNode timing: heartbeat 1 s, recheck 500 ms (dead after 11 s), redundancy monitor every 1 s, max-streams 64, work multiplier 32"
+  say "NameNode timing: heartbeat 1 s, recheck 500 ms (dead after 11 s), redundancy monitor every 1 s, max-streams 64, work multiplier 32, pending timeout 300 s"
   ip netns exec "$pre-nn" java -Xmx${JVM_HEAP} -cp "$STATE/conf/nn:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*" \
     -Dlog4j.configuration="file:$STATE/conf/nn/log4j.properties" -Djava.net.preferIPv4Stack=true \
     org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive >> "$STATE/logs/nn-format.out" 2>&1 \

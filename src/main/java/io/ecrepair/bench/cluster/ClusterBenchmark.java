@@ -88,7 +88,7 @@ public final class ClusterBenchmark {
           cluster.restartDataNodes(Map.of(Scenario.REBUILD_RS_KEY, Boolean.toString(rebuildRs)));
         }
         ErasureCodingPolicy policy = enable(fs, s.policy());
-        FullNodeRecovery.Result r = recovery.run(s.pathName(), policy, settings.groups(), settings.cluster().blockSize(),
+        FullNodeRecovery.Result r = recovery.run(s.name(), policy, settings.groups(), settings.cluster().blockSize(),
             seed++, written);
         recoveries.add(r);
         progress.accept(String.format(java.util.Locale.ROOT, "%s: rebuilt %d blocks in %.1f s by %s, %.2f blocks "
@@ -124,17 +124,17 @@ public final class ClusterBenchmark {
     }
     List<DegradedRead.Result> out = new ArrayList<>();
     long blockSize = settings.cluster().blockSize();
-    Node holder = degraded.prepare(s.pathName(), policy, blockSize, seed);
+    Node holder = degraded.prepare(s.name(), policy, blockSize, seed);
     try {
       for (boolean ours : clients) {
-        DegradedRead.Result r = degraded.run(s.pathName(), policy, blockSize, seed, holder, ours);
+        DegradedRead.Result r = degraded.run(s.name(), policy, blockSize, seed, holder, ours);
         out.add(r);
         progress.accept(String.format(java.util.Locale.ROOT, "%s: %s client read the lost block in %.2f s "
             + "(healthy %.2f s), fetching %.2f blocks, %s", s.policy(), r.client(), r.degradedSeconds(),
             r.healthySeconds(), r.fetchedBlocks(), r.verified() ? "verified" : "WRONG BYTES"));
       }
     } finally {
-      degraded.cleanup(s.pathName());
+      degraded.cleanup(s.name());
     }
     return out;
   }

@@ -187,16 +187,18 @@ public final class ClusterReport {
           List.of("rebuilt by hadoop-ec-repair", "rebuilt by HDFS (stock)"));
       files.add(time);
       for (FullNodeRecovery.Result r : report.recoveries()) {
+        // two bars a node: received (rebuilding nodes) and sent (helpers)
         List<BarChart.Bar> nb = new ArrayList<>();
         r.bytes().forEach((n, b) -> {
           if (n.startsWith("dn")) {
             nb.add(new BarChart.Bar(n + (n.equals(r.victim()) ? "\nkilled" : ""), b.rx() / MIB,
-                String.format(Locale.ROOT, "%.0f", b.rx() / MIB), r.engine().equals("hdfs") ? 1 : 0));
+                String.format(Locale.ROOT, "%.0f", b.rx() / MIB), 0));
+            nb.add(new BarChart.Bar("", b.tx() / MIB, String.format(Locale.ROOT, "%.0f", b.tx() / MIB), 1));
           }
         });
         Path p = Path.of(prefix + "-bytes-" + r.scenario().replace('+', '_') + ".png");
-        BarChart.write(p, r.scenario() + ": MiB received per DataNode during recovery (" + setting + ")",
-            "MiB received", nb, List.of("hadoop-ec-repair", "HDFS (stock)"));
+        BarChart.write(p, r.scenario() + " (rebuilt by " + r.engine() + "): MiB per DataNode during recovery ("
+            + setting + ")", "MiB", nb, List.of("received", "sent"), 34, 8);
         files.add(p);
       }
     }

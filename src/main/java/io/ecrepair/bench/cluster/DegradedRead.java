@@ -99,6 +99,6 @@ public final class DegradedRead {
   }
 
   private static Path file(String scenario) {
-    return new Path("/bench/" + scenario + "-read/file");
+    return new Path("/bench/" + Scenario.pathName(scenario) + "-read/file");
   }
 }

@@ -64,8 +64,8 @@ public record Scenario(String policy, boolean pluginRebuildsRs) {
     return policy + (pluginRebuildsRs ? "+plugin" : "");
   }
 
-  /** A name safe in an HDFS path. */
-  public String pathName() {
-    return name().replace('+', '_');
+  /** A scenario name made safe for an HDFS path. */
+  public static String pathName(String name) {
+    return name.replace('+', '_');
   }
 }

@@ -16,7 +16,7 @@ class ScenarioTest {
     assertTrue(s.get(0).isStockRs());
     assertTrue(s.get(1).pluginRebuildsRs());
     assertFalse(s.get(1).isStockRs());
-    assertEquals("RS-10-4-1024k_plugin", s.get(1).pathName());
+    assertEquals("RS-10-4-1024k_plugin", Scenario.pathName(s.get(1).name()));
     assertEquals("clay", s.get(2).codec());
     assertEquals("lrc-l2", s.get(4).codec());
   }
