@@ -151,10 +151,20 @@ public final class ClusterBenchmark {
     return dfs;
   }
 
-  /** Adds every policy of the shipped file (HDFS's own loader, absolute path). */
+  /**
+   * Adds every policy of the shipped file (HDFS's own loader, absolute path), and any scenario
+   * policy the file lacks (e.g. CLAY-10-4-4096k), built from its name as an operator's policy
+   * file entry would be.
+   */
   private void addPolicies(DistributedFileSystem fs) throws IOException {
-    List<ErasureCodingPolicy> policies = Demo.load(settings.policyFile().toAbsolutePath());
+    List<ErasureCodingPolicy> policies = new java.util.ArrayList<>(Demo.load(settings.policyFile().toAbsolutePath()));
     progress.accept("adding " + policies.size() + " policies from " + settings.policyFile().toAbsolutePath());
+    for (Scenario s : settings.scenarios()) {
+      if (policies.stream().noneMatch(p -> p.getName().equals(s.policy()))) {
+        progress.accept("adding " + s.policy() + " (not in the policy file)");
+        policies.add(Demo.byName(s.policy()));
+      }
+    }
     fs.addErasureCodingPolicies(policies.toArray(new ErasureCodingPolicy[0]));
   }
 
