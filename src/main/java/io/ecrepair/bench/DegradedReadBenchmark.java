@@ -14,8 +14,8 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 /**
  * {@code bench degraded-read}: reading the cells of a lost internal block on an in-process HDFS,
  * our policies through the client FileSystem beside HDFS's own client on RS with the same (k, m).
- * Each policy writes one full block group; internal block 0 (a data block) is read once while
- * readable and once right after its DataNode stopped. The NameNode schedules no reconstruction
+ * Each policy writes one full block group; one internal data block (0 by default) is read once
+ * while readable and once right after its DataNode stopped. The NameNode schedules no reconstruction
  * here, so every degraded read really is one.
  */
 public final class DegradedReadBenchmark {
@@ -35,12 +35,21 @@ public final class DegradedReadBenchmark {
 
   private final List<Pair> pairs;
   private final int cellsPerBlock;
+  private final int lostIndex;
   private final Consumer<String> progress;
 
-  public DegradedReadBenchmark(List<Pair> pairs, int cellsPerBlock, Consumer<String> progress) {
+  public DegradedReadBenchmark(List<Pair> pairs, int cellsPerBlock, int lostIndex, Consumer<String> progress) {
     if (cellsPerBlock < 1 || cellsPerBlock > 256) {
       throw new IllegalArgumentException("--cells-per-block must be between 1 and 256");
     }
+    for (Pair p : pairs) {
+      for (String name : List.of(p.policy(), p.baseline())) {
+        if (lostIndex < 0 || lostIndex >= Demo.byName(name).getNumDataUnits()) {
+          throw new IllegalArgumentException("--lost " + lostIndex + " is not a data block of " + name);
+        }
+      }
+    }
+    this.lostIndex = lostIndex;
     this.pairs = pairs;
     this.cellsPerBlock = cellsPerBlock;
     this.progress = progress;
@@ -48,6 +57,10 @@ public final class DegradedReadBenchmark {
 
   public int cellsPerBlock() {
     return cellsPerBlock;
+  }
+
+  public int lostIndex() {
+    return lostIndex;
   }
 
   /** Runs every policy once, ours then its baseline; keyed by policy name in that order. */
@@ -72,7 +85,7 @@ public final class DegradedReadBenchmark {
         long fileLength = p.getNumDataUnits() * blockSize;
         boolean baseline = pairs.stream().anyMatch(x -> x.baseline().equals(p.getName()));
         points.put(p.getName(), new Point(p.getName(), enabled,
-            cluster.degradedRead(enabled, blockSize, fileLength, 0, seed++, baseline, 120_000)));
+            cluster.degradedRead(enabled, blockSize, fileLength, lostIndex, seed++, baseline, 120_000)));
       }
     }
     return points;

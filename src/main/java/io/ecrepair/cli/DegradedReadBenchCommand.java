@@ -23,7 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "degraded-read", mixinStandardHelpOptions = true,
     description = {"Reading a lost internal block on an in-process HDFS: CLAY-10-4, LRC(12,2,2) and BUTTERFLY-6-2 "
         + "through hadoop-ec-repair's client FileSystem beside RS of the same (k, m) through HDFS's own client.",
-        "Each policy writes one full block group; the cells of internal block 0 (a data block) are read with one "
+        "Each policy writes one full block group; the cells of one data block (--lost, default 0) are read with one "
         + "positional read per cell, once while readable and once right after its DataNode stopped (no "
         + "reconstruction runs). Prints bytes fetched per degraded MiB and throughput healthy vs degraded "
         + "(or --json), and writes a PNG bar chart."})
@@ -34,6 +34,11 @@ final class DegradedReadBenchCommand implements Callable<Integer> {
   @Option(names = "--cells-per-block", defaultValue = "8",
       description = "Block size in cells (1 MiB each; default ${DEFAULT-VALUE}).")
   int cellsPerBlock;
+
+  @Option(names = "--lost", defaultValue = "0",
+      description = "The data block read while lost (default ${DEFAULT-VALUE}: Clay's worst-placed block, whose "
+          + "sub-chunks come in the shortest runs).")
+  int lostIndex;
 
   @Option(names = "--png", defaultValue = "ec-repair-bench-degraded-read.png",
       description = "Where to write the bar chart (default ${DEFAULT-VALUE}).")
@@ -51,7 +56,7 @@ final class DegradedReadBenchCommand implements Callable<Integer> {
     boolean cellsGiven = spec.commandLine().getParseResult().hasMatchedOption("--cells-per-block");
     PrintWriter err = spec.commandLine().getErr();
     DegradedReadBenchmark bench = new DegradedReadBenchmark(DegradedReadBenchmark.DEFAULT_PAIRS,
-        quick && !cellsGiven ? 2 : cellsPerBlock, msg -> {
+        quick && !cellsGiven ? 2 : cellsPerBlock, lostIndex, msg -> {
           err.println("bench degraded-read: " + msg);
           err.flush();
         });
@@ -73,8 +78,8 @@ final class DegradedReadBenchCommand implements Callable<Integer> {
 
   private void print(PrintWriter out, Map<String, DegradedReadBenchmark.Point> points,
                      List<DegradedReadBenchmark.Comparison> comparisons, DegradedReadBenchmark bench) {
-    out.printf("reading internal block 0 of a full group (blocks of %d MiB, one pread per cell), healthy and "
-        + "with its DataNode stopped%n", bench.cellsPerBlock());
+    out.printf("reading internal block %d of a full group (blocks of %d MiB, one pread per cell), healthy and "
+        + "with its DataNode stopped%n", bench.lostIndex(), bench.cellsPerBlock());
     Table t = new Table("policy", "read by", "bytes returned", "bytes fetched", "per degraded MiB",
         "healthy MB/s", "degraded MB/s", "verified");
     for (DegradedReadBenchmark.Point p : points.values()) {
@@ -135,6 +140,7 @@ final class DegradedReadBenchCommand implements Callable<Integer> {
     }
     Map<String, Object> j = new LinkedHashMap<>();
     j.put("blockBytes", (long) bench.cellsPerBlock() << 20);
+    j.put("lostIndex", bench.lostIndex());
     j.put("results", results);
     j.put("comparisons", cmp);
     j.put("png", png.toAbsolutePath().toString());
