@@ -58,6 +58,17 @@ public final class DegradedReadProbe {
    */
   public Result readBlocks(Path file, ErasureCodingPolicy policy, long blockSize, byte[] data,
                            java.util.Map<Integer, Integer> units) throws IOException {
+    return readBlocks(file, policy, blockSize, data, units, in -> { });
+  }
+
+  /** What happens between opening the stream and reading (e.g. a DataNode stops). */
+  public interface AfterOpen {
+    void run(FSDataInputStream in) throws IOException;
+  }
+
+  /** As {@link #readBlocks(Path, ErasureCodingPolicy, long, byte[], java.util.Map)}, with {@code afterOpen} run first. */
+  public Result readBlocks(Path file, ErasureCodingPolicy policy, long blockSize, byte[] data,
+                           java.util.Map<Integer, Integer> units, AfterOpen afterOpen) throws IOException {
     StripedLayout layout = new StripedLayout(policy.getNumDataUnits(), policy.getNumParityUnits(),
         policy.getCellSize(), blockSize);
     List<long[]> cells = new ArrayList<>();
@@ -72,6 +83,7 @@ public final class DegradedReadProbe {
       }
     }
     try (FileSystem fs = FileSystem.newInstance(uri, conf); FSDataInputStream in = fs.open(file)) {
+      afterOpen.run(in);
       long returned = 0;
       boolean equal = true;
       long t0 = System.nanoTime();

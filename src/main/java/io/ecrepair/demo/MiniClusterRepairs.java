@@ -227,14 +227,28 @@ public final class MiniClusterRepairs implements AutoCloseable {
     progress.accept(policy.getName() + ": stopping DataNode " + victim.getXferAddr() + " (it held internal blocks "
         + lost + "); " + (probeReads ? "reading its data blocks degraded, then " : "")
         + "waiting for the NameNode-driven reconstruction");
-    MiniDFSCluster.DataNodeProperties stopped = cluster.stopDataNode(victim.getXferAddr());
-    cluster.setDataNodeDead(dn.getDatanodeId());
     List<DegradedRead> reads = new ArrayList<>();
+    MiniDFSCluster.DataNodeProperties[] stoppedRef = new MiniDFSCluster.DataNodeProperties[1];
+    DatanodeInfo gone = victim;
+    DegradedReadProbe.AfterOpen stop = in -> {
+      stoppedRef[0] = cluster.stopDataNode(gone.getXferAddr());
+      cluster.setDataNodeDead(dn.getDatanodeId());
+      // The NameNode's reconstruction may finish within a second; a stream opened before the stop
+      // keeps the locations it opened with, and learns of the death as a stream does from its first
+      // failed connection (HDFS's own stream, for RS, finds out by itself).
+      if (in != null && in.getWrappedStream() instanceof org.apache.hadoop.hdfs.EcRepairStripedInputStream s) {
+        s.markDead(gone);
+      }
+    };
+    DegradedReadProbe.Result degraded = null;
+    if (probeReads) {
+      degraded = probe.readBlocks(file, policy, blockSize, data, lostData, stop);
+    } else {
+      stop.run(null);
+    }
+    MiniDFSCluster.DataNodeProperties stopped = stoppedRef[0];
     try {
       if (probeReads) {
-        // At once, before the NameNode schedules the reconstruction: the stream sees the blocks
-        // without a location for its whole life (it keeps the locations it opened with).
-        DegradedReadProbe.Result degraded = probe.readBlocks(file, policy, blockSize, data, lostData);
         reads.add(new DegradedRead(describe(lostData), io.ecrepair.hdfs.client.ClientPolicies.owns(policy)
             ? "ec-repair" : "hdfs", healthy, degraded));
       }

@@ -239,6 +239,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
         in[u] = window(cells[u], windowFrom, windowLength);
       }
       int[] lost = repair.lost();
+      cachedGroup = Long.MIN_VALUE; // the kept row is overwritten from here on
       ByteBuffer[] out = new ByteBuffer[lost.length];
       for (int i = 0; i < lost.length; i++) {
         if (rebuilt[i] == null) {

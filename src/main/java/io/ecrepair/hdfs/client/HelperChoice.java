@@ -10,9 +10,10 @@ import java.util.Comparator;
  * Which helpers a degraded read uses, in the spirit of FastDR's enumerated greedy search: the
  * code first names its cheapest repair over every readable unit (sub-chunk repair, a local
  * group, any k); when the helpers' DataNodes differ in cost (network distance from the client:
- * local 1, same rack 2, farther 3 per byte), the costliest helper is left out and the code asked
- * again, as long as that lowers the parallel read time (the largest bytes x cost of any helper:
- * helpers are read at once) and, at equal time, the bytes read. With equal costs (one rack, all
+ * local 1, same rack 2, farther 3 per byte), the code is asked again without each cost class
+ * (every unit at or above a cost level), then without single helpers, costliest first, and a
+ * repair is kept when it lowers the parallel read time (the largest bytes x cost of any helper:
+ * helpers are read at once) or, at equal time, the bytes read. With equal costs (one rack, all
  * remote) the code's own choice stands and nothing is searched.
  */
 final class HelperChoice {
@@ -29,6 +30,25 @@ final class HelperChoice {
     }
     double[] bestScore = score(best, cost, codingLength);
     int[] pool = available;
+    // First whole cost classes: without every unit at or above each cost level in turn (a
+    // far rack at once), then single helpers, costliest first.
+    double[] levels = Arrays.stream(available).mapToDouble(u -> cost[u]).filter(c -> c > 0).distinct().sorted()
+        .toArray();
+    for (int i = levels.length - 1; i >= 1; i--) {
+      double level = levels[i];
+      int[] cheaper = Arrays.stream(available).filter(u -> cost[u] < level).toArray();
+      try {
+        CellRowRepair candidate = ClientPolicies.plan(spec, lost, cheaper);
+        double[] s = score(candidate, cost, codingLength);
+        if (better(s, bestScore)) {
+          best = candidate;
+          bestScore = s;
+          pool = cheaper;
+        }
+      } catch (UndecodableException e) {
+        break; // fewer units cannot do better
+      }
+    }
     boolean improved = true;
     while (improved) {
       improved = false;
@@ -43,7 +63,7 @@ final class HelperChoice {
           continue;
         }
         double[] s = score(candidate, cost, codingLength);
-        if (s[0] < bestScore[0] - 1e-9 || (Math.abs(s[0] - bestScore[0]) <= 1e-9 && s[1] < bestScore[1])) {
+        if (better(s, bestScore)) {
           best = candidate;
           bestScore = s;
           pool = fewer;
@@ -53,6 +73,10 @@ final class HelperChoice {
       }
     }
     return best;
+  }
+
+  private static boolean better(double[] s, double[] than) {
+    return s[0] < than[0] - 1e-9 || (Math.abs(s[0] - than[0]) <= 1e-9 && s[1] < than[1]);
   }
 
   /** {parallel read time, bytes} of a row of the repair. */

@@ -16,7 +16,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DFSStripedInputStream;
@@ -114,6 +116,7 @@ class DegradedReadTest {
           stockClientRefusesVectorCodeWithLostBlock(c, find(cases, "CLAY-6-3-109k"));
           forms.shell(find(cases, "CLAY-6-3-109k").path, find(cases, "CLAY-6-3-109k").data, tmp,
               "shell with a DataNode down");
+          fileContextReads(c, find(cases, "CLAY-6-3-109k"));
         }
       }
     }
@@ -305,6 +308,19 @@ class DegradedReadTest {
     StringBuilder b = new StringBuilder();
     lost.forEach((g, u) -> b.append(" g").append(g).append(Arrays.toString(u)));
     return b.toString().trim();
+  }
+
+  /** FileContext with {@code fs.AbstractFileSystem.hdfs.impl} set reads a degraded file too. */
+  private static void fileContextReads(DegradedCluster c, Case f) throws Exception {
+    Configuration conf = new Configuration(c.conf);
+    conf.set("fs.AbstractFileSystem.hdfs.impl", EcRepairHdfs.class.getName());
+    FileContext fc = FileContext.getFileContext(c.uri(), conf);
+    try (FSDataInputStream in = fc.open(f.path)) {
+      byte[] back = new byte[f.data.length];
+      in.readFully(0, back);
+      assertArrayEquals(f.data, back, "FileContext read with a DataNode down");
+      assertTrue(DegradedReadStats.of(in).cellsRebuilt() > 0, "FileContext read rebuilt cells");
+    }
   }
 
   /** A stock client reading a lost cell of a Clay file fails with an error naming the fix. */

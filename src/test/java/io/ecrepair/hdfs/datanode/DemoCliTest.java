@@ -26,7 +26,7 @@ class DemoCliTest {
   @Test
   void demoRebuildsAndVerifiesEachPolicy() throws Exception {
     Run r = run("demo", "--policy", "CLAY-5-3-64k,RS-6-3-64k", "--cells-per-block", "4", "--json");
-    assertEquals(0, r.code(), r.err());
+    assertEquals(0, r.code(), r.err() + r.out());
     JsonNode j = new ObjectMapper().readTree(r.out());
     assertEquals(2, j.get("policies").size());
     for (JsonNode p : j.get("policies")) {
