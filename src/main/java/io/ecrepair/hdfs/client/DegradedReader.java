@@ -304,13 +304,11 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
         stats.fetched(bytes);
         stream.countRead((int) bytes, distance(units.node(u)));
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted reading " + stream.path());
+        throw interrupted();
       } catch (ExecutionException e) {
         Throwable cause = e.getCause();
         if (cause instanceof InterruptedException) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted reading " + stream.path());
+          throw interrupted();
         }
         IOException io = cause instanceof IOException x ? x : new IOException(cause);
         if (failure == null) {
@@ -325,6 +323,16 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
 
   /** A unit's reader and the bytes it delivered (the listener counts on the reading thread). */
   private record UnitReader(BlockRangeReader reader, LongAdder bytes) {}
+
+  /**
+   * Reads still running may write into the cell buffers: closing the connections ends them, and
+   * dropping the buffers keeps their late bytes out of any later read.
+   */
+  private InterruptedIOException interrupted() {
+    release();
+    Thread.currentThread().interrupt();
+    return new InterruptedIOException("interrupted reading " + stream.path());
+  }
 
   private UnitReader reader(LocatedStripedBlock group, GroupUnits units, int u) {
     long groupId = group.getBlock().getBlockId();
