@@ -24,9 +24,13 @@ public final class BarChart {
 
   public static void write(Path file, String title, String yAxis, List<Bar> bars, List<String> legend)
       throws IOException {
+    write(file, title, yAxis, bars, legend, 110, 40);
+  }
+
+  /** Narrower bars and gaps for charts with many bars (e.g. one pair per node). */
+  public static void write(Path file, String title, String yAxis, List<Bar> bars, List<String> legend, int barWidth,
+                           int gap) throws IOException {
     System.setProperty("java.awt.headless", "true");
-    int barWidth = 110;
-    int gap = 40;
     int left = 80;
     int top = 70;
     int plotHeight = 340;

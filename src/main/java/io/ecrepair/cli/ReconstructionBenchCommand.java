@@ -36,6 +36,11 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
       description = "Block size in cells (1 MiB each; default ${DEFAULT-VALUE}).")
   int cellsPerBlock;
 
+  @Option(names = "--warmup", defaultValue = "1",
+      description = "Unmeasured rounds that repair every policy first, so the DataNodes' read paths are compiled "
+          + "as in a long-running DataNode (default ${DEFAULT-VALUE}; 0 with --quick unless given).")
+  int warmup;
+
   @Option(names = "--png", defaultValue = "ec-repair-bench-reconstruction.png",
       description = "Where to write the bar chart (default ${DEFAULT-VALUE}).")
   Path png;
@@ -50,9 +55,10 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Demo.requireMiniCluster();
     boolean cellsGiven = spec.commandLine().getParseResult().hasMatchedOption("--cells-per-block");
+    boolean warmupGiven = spec.commandLine().getParseResult().hasMatchedOption("--warmup");
     PrintWriter err = spec.commandLine().getErr();
     ReconstructionBenchmark bench = new ReconstructionBenchmark(ReconstructionBenchmark.DEFAULT_PAIRS,
-        quick && !cellsGiven ? 2 : cellsPerBlock, readBandwidth, msg -> {
+        quick && !cellsGiven ? 2 : cellsPerBlock, readBandwidth, quick && !warmupGiven ? 0 : warmup, msg -> {
           err.println("bench reconstruction: " + msg);
           err.flush();
         });
@@ -72,7 +78,8 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
   private void print(PrintWriter out, Map<String, ReconstructionBenchmark.Point> points,
                      List<ReconstructionBenchmark.Comparison> comparisons, ReconstructionBenchmark bench) {
     out.printf("rebuilding internal block 0 of a full group, blocks of %d MiB, reads limited to %.1f MB/s "
-        + "(dfs.datanode.ec.reconstruct.read.bandwidthPerSec)%n", bench.cellsPerBlock(), bench.readBandwidth() / 1e6);
+        + "(dfs.datanode.ec.reconstruct.read.bandwidthPerSec), after %d warm-up round(s)%n", bench.cellsPerBlock(),
+        bench.readBandwidth() / 1e6, bench.warmupRounds());
     Table t = new Table("policy", "rebuilt by", "bytes read", "x block", "seconds", "MB/s rebuilt", "verified");
     for (ReconstructionBenchmark.Point p : points.values()) {
       t.row(p.policy(), p.engine().equals("hdfs") ? "HDFS (stock)" : "ec-repair plugin", p.bytesRead(),
@@ -129,6 +136,7 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
     }
     Map<String, Object> j = new LinkedHashMap<>();
     j.put("readBandwidthPerSec", bench.readBandwidth());
+    j.put("warmupRounds", bench.warmupRounds());
     j.put("blockBytes", (long) bench.cellsPerBlock() << 20);
     j.put("results", results);
     j.put("comparisons", cmp);

@@ -25,6 +25,12 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
    * {@link ReconstructionLog}. The task itself runs unchanged.
    */
   public static final String TIME_STOCK_TASKS_KEY = "ecrepair.datanode.time-stock-tasks";
+  /**
+   * Also take over Hadoop's {@code rs} policies (default false: they stay with HDFS, whose
+   * reconstruction already reads the minimum, k blocks). With it the plugin rebuilds RS blocks
+   * too: its pipelined range reads, ISA-L, and one code path to measure against the others.
+   */
+  public static final String REBUILD_RS_KEY = "ecrepair.datanode.rebuild.rs";
 
   private static final Logger LOG = LoggerFactory.getLogger(EcRepairDataNodePlugin.class);
   private static final Map<DataNode, EcRepairDataNodePlugin> ACTIVE = new ConcurrentHashMap<>();

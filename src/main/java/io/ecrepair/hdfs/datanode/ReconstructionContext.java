@@ -26,6 +26,7 @@ final class ReconstructionContext {
   private final int readTimeoutMillis;
   private final float xmitWeight;
   private final boolean timeStockTasks;
+  private final boolean rebuildRs;
 
   ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
@@ -38,6 +39,7 @@ final class ReconstructionContext {
     this.readTimeoutMillis = conf.getInt(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_KEY,
         DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_DEFAULT);
     this.timeStockTasks = conf.getBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, false);
+    this.rebuildRs = conf.getBoolean(EcRepairDataNodePlugin.REBUILD_RS_KEY, false);
     AtomicInteger threads = new AtomicInteger();
     this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
       Thread t = new Thread(r, "ec-repair-read-" + name + "-" + threads.incrementAndGet());
@@ -73,6 +75,10 @@ final class ReconstructionContext {
 
   boolean timeStockTasks() {
     return timeStockTasks;
+  }
+
+  boolean rebuildRs() {
+    return rebuildRs;
   }
 
   boolean validation() {

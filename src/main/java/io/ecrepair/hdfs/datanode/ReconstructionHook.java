@@ -85,7 +85,7 @@ final class ReconstructionHook {
     ReconstructionOrder order;
     try {
       policy = EcRepairReconstructionAccess.policy(task);
-      if (!RepairPlans.owns(policy)) {
+      if (!RepairPlans.owns(policy, ctx.rebuildRs())) {
         return ctx.timeStockTasks() ? new TimedStockTask(ctx, ReconstructionOrder.of(task), task) : task;
       }
       order = ReconstructionOrder.of(task);

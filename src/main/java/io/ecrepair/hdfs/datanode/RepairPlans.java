@@ -34,17 +34,17 @@ final class RepairPlans {
   private RepairPlans() {}
 
   /**
-   * Whether the policy's codec is one of ours that HDFS's own reconstruction cannot do well
-   * (clay, butterfly, lrc-*). Hadoop's {@code rs} (and any codec we do not know) stays with
-   * HDFS, even when our {@code rs_isal} coder serves it.
+   * Whether the plugin rebuilds the policy's blocks: our codecs that HDFS's own reconstruction
+   * cannot do well (clay, butterfly, lrc-*), and Hadoop's {@code rs} only when {@code rebuildRs}
+   * ({@link EcRepairDataNodePlugin#REBUILD_RS_KEY}). Codecs we do not know stay with HDFS.
    */
-  static boolean owns(ErasureCodingPolicy policy) {
+  static boolean owns(ErasureCodingPolicy policy, boolean rebuildRs) {
     if (policy == null || policy.getCodecName() == null) {
       return false;
     }
     try {
       CodecFamily family = Codecs.family(policy.getCodecName().toLowerCase(Locale.ROOT));
-      return !(family instanceof RsFamily);
+      return rebuildRs || !(family instanceof RsFamily);
     } catch (IllegalArgumentException unknown) {
       return false;
     }

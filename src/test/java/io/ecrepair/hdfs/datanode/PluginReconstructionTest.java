@@ -86,15 +86,28 @@ class PluginReconstructionTest {
     run("rs", 6, 3, u -> 6.0);
   }
 
+  @Test
+  void rsThroughThePluginWhenAskedTo() throws Exception {
+    // ecrepair.datanode.rebuild.rs: the plugin rebuilds RS too, from any k blocks, single and
+    // double losses, byte for byte.
+    run("rs", 6, 3, u -> 6.0, false, true);
+  }
+
   private void run(String codec, int k, int m, IntToDoubleFunction singleLossBlocks) throws Exception {
     run(codec, k, m, singleLossBlocks, false);
   }
 
   private void run(String codec, int k, int m, IntToDoubleFunction singleLossBlocks, boolean validation)
       throws Exception {
+    run(codec, k, m, singleLossBlocks, validation, false);
+  }
+
+  private void run(String codec, int k, int m, IntToDoubleFunction singleLossBlocks, boolean validation,
+                   boolean rebuildRs) throws Exception {
     org.apache.hadoop.conf.Configuration extra = new org.apache.hadoop.conf.Configuration(false);
     extra.setBoolean(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_KEY, validation);
-    boolean stock = codec.equals("rs");
+    extra.setBoolean(EcRepairDataNodePlugin.REBUILD_RS_KEY, rebuildRs);
+    boolean stock = codec.equals("rs") && !rebuildRs;
     extra.setBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, stock);
     // n + 1 DataNodes for the first loss, two more for the double loss (MiniDFSCluster cannot
     // add DataNodes once one was stopped).

@@ -1,0 +1,377 @@
+#!/usr/bin/env bash
+# The benchmark cluster (DESIGN.md section 9): a real multi-process HDFS on shaped links on one
+# machine. Every DataNode runs in its own network namespace behind a veth pair whose two ends
+# are shaped with tbf (namespace end = the node's uplink, bridge end = its downlink); optional
+# racks sit behind a router namespace with slower links. Everything made is recorded in the
+# state directory's undo list, so `down` removes exactly that, and `up` removes it itself when
+# it fails or is interrupted.
+#
+#   cluster.sh up --state DIR [options]    build the network, write confs, start NN + DNs, wait live
+#   cluster.sh down --state DIR            stop every JVM by pid, remove links/bridges/namespaces/data
+#   cluster.sh dn-stop --state DIR I       kill DataNode I (SIGKILL: a crashed node)
+#   cluster.sh dn-start --state DIR I [--wipe]   start DataNode I again (--wipe: empty data dir first)
+#   cluster.sh dn-restart-all --state DIR [--dn-conf KEY=VALUE]...   new DN settings, all DNs restarted
+#   cluster.sh wait-live --state DIR [N]   wait until the NameNode sees N (default all) live DataNodes
+#   cluster.sh counters --state DIR        "name rx_bytes tx_bytes" of every node's interface
+#   cluster.sh exec --state DIR NODE CMD...   run CMD in NODE's namespace (nn, client, dn0, ...)
+#   cluster.sh reach --state DIR FROM TO on|off   make TO unreachable from FROM (degraded reads)
+#   cluster.sh java --state DIR NODE MAIN ARGS...  run a Java main in NODE's namespace (foreground)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+DIST=${EC_REPAIR_DIST:-$ROOT/hadoop-ec-repair}
+
+die() { echo "cluster.sh: $*" >&2; exit 2; }
+say() { echo "cluster: $*" >&2; }
+
+# ---- state directory ---------------------------------------------------------------------------
+STATE=
+load_state() {
+  [[ -n $STATE ]] || die "--state DIR is required"
+  [[ -f $STATE/env ]] || die "$STATE is not a cluster state directory"
+  # shellcheck disable=SC1091
+  source "$STATE/env"
+}
+undo() { echo "$*" >> "$STATE/undo"; }            # teardown step, run in reverse order by down
+node_field() { awk -v n="$1" -v f="$2" '$1 == n { print $f }' "$STATE/nodes"; }
+
+# ---- teardown ----------------------------------------------------------------------------------
+stop_pid() {  # stop one JVM we started, by its pid file
+  local f=$1 pid
+  [[ -f $f ]] || return 0
+  pid=$(cat "$f")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$f"
+}
+
+cmd_down() {
+  [[ -n $STATE && -d $STATE ]] || die "--state DIR is required"
+  local f
+  for f in "$STATE"/pids/*.pid; do [[ -e $f ]] && kill -TERM "$(cat "$f")" 2>/dev/null || true; done
+  for f in "$STATE"/pids/*.pid; do [[ -e $f ]] && stop_pid "$f"; done
+  if [[ -f $STATE/undo ]]; then
+    tac "$STATE/undo" | while read -r step; do eval "$step" 2>/dev/null || true; done
+    rm -f "$STATE/undo"
+  fi
+  rm -rf "$STATE/data"
+  say "torn down $STATE (logs kept in $STATE/logs)"
+}
+
+# ---- configuration files ----------------------------------------------------------------------
+prop() { printf '  <property><name>%s</name><value>%s</value></property>\n' "$1" "$2"; }
+
+write_conf() {  # write_conf NODE IP
+  local node=$1 ip=$2 dir=$STATE/conf/$1
+  mkdir -p "$dir" "$STATE/data/$node"
+  {
+    echo '<?xml version="1.0"?><configuration>'
+    prop fs.defaultFS "hdfs://$NN_IP:8020"
+    prop hadoop.tmp.dir "$STATE/data/$node/tmp"
+    prop io.erasurecode.codec.rs.rawcoders "rs_isal,rs_native,rs_java"
+    if [[ $RACKS -gt 0 ]]; then
+      prop net.topology.node.switch.mapping.impl org.apache.hadoop.net.TableMapping
+      prop net.topology.table.file.name "$STATE/conf/racks.table"
+    fi
+    echo '</configuration>'
+  } > "$dir/core-site.xml"
+  {
+    echo '<?xml version="1.0"?><configuration>'
+    prop dfs.namenode.rpc-address "$NN_IP:8020"
+    prop dfs.namenode.rpc-bind-host 0.0.0.0
+    prop dfs.namenode.http-address "$NN_IP:9870"
+    prop dfs.namenode.name.dir "$STATE/data/nn/name"
+    prop dfs.namenode.datanode.registration.ip-hostname-check false
+    prop dfs.namenode.safemode.extension 0
+    prop dfs.namenode.min-block-size 0
+    prop dfs.permissions.enabled false
+    prop dfs.replication 1
+    prop dfs.blocksize "$BLOCK_SIZE"
+    # Fast failure handling: a killed DataNode is dead after 2*recheck + 10*heartbeat = 11 s,
+    # and the redundancy monitor schedules every lost block at its next 1 s round.
+    prop dfs.heartbeat.interval 1
+    prop dfs.namenode.heartbeat.recheck-interval 500
+    prop dfs.namenode.redundancy.interval.seconds 1
+    prop dfs.namenode.replication.work.multiplier.per.iteration 32
+    prop dfs.namenode.replication.max-streams 64
+    prop dfs.namenode.replication.max-streams-hard-limit 128
+    # pending.timeout-sec stays at its 300 s default: a slow-link task must not be scheduled twice
+    prop dfs.namenode.redundancy.considerLoad false
+    prop dfs.blockreport.initialDelay 0
+    prop dfs.datanode.hostname "$ip"
+    prop dfs.datanode.address "$ip:9866"
+    prop dfs.datanode.http.address "$ip:9864"
+    prop dfs.datanode.ipc.address "$ip:9867"
+    prop dfs.datanode.data.dir "$STATE/data/$node/data"
+    prop dfs.datanode.plugins io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin
+    prop dfs.datanode.ec.reconstruction.validation false
+    local kv
+    for kv in "${DN_CONF[@]}"; do prop "${kv%%=*}" "${kv#*=}"; done
+    echo '</configuration>'
+  } > "$dir/hdfs-site.xml"
+  # JVM logs go to a file, never to stdout.
+  cat > "$dir/log4j.properties" <<LOG
+log4j.rootLogger=INFO, F
+log4j.appender.F=org.apache.log4j.FileAppender
+log4j.appender.F.File=$STATE/logs/$node.log
+log4j.appender.F.layout=org.apache.log4j.PatternLayout
+log4j.appender.F.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n
+log4j.logger.org.apache.hadoop.hdfs.DFSUtil=ERROR
+log4j.logger.org.apache.hadoop.hdfs.StateChange=WARN
+log4j.logger.BlockStateChange=WARN
+log4j.logger.org.apache.hadoop.hdfs.server.datanode.DataNode.clienttrace=WARN
+LOG
+}
+
+# ---- JVMs --------------------------------------------------------------------------------------
+start_jvm() {  # start_jvm NODE MAINCLASS [ARGS...]: in NODE's namespace, pid recorded
+  local node=$1 main=$2; shift 2
+  local ns; ns=$(node_field "$node" 2)
+  local cp="$STATE/conf/$node:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*"
+  setsid ip netns exec "$ns" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \
+    -Djava.library.path="$DIST/lib/native" -Dlog4j.configuration="file:$STATE/conf/$node/log4j.properties" \
+    -Dhadoop.log.dir="$STATE/logs" -Djava.net.preferIPv4Stack=true \
+    -cp "$cp" "$main" "$@" >> "$STATE/logs/$node.out" 2>&1 < /dev/null &
+  echo $! > "$STATE/pids/$node.pid"
+}
+
+nn_jmx() {  # nn_jmx ATTRIBUTE: one number from the NameNode's FSNamesystemState bean
+  curl -s --max-time 2 "http://$NN_IP:9870/jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState" \
+    | sed -n "s/.*\"$1\" *: *\([0-9]*\).*/\1/p" | head -1
+}
+
+cmd_wait_live() {
+  local want=${1:-$DATANODES} waited=0 live
+  while :; do
+    live=$(nn_jmx NumLiveDataNodes || true)
+    [[ ${live:-0} -ge $want ]] && break
+    [[ $waited -ge 1200 ]] && die "only ${live:-0} of $want DataNodes live after 120 s (logs: $STATE/logs)"
+    for f in "$STATE"/pids/*.pid; do
+      kill -0 "$(cat "$f")" 2>/dev/null || die "$(basename "$f" .pid) exited (log: $STATE/logs/$(basename "$f" .pid).log)"
+    done
+    sleep 0.1; waited=$((waited + 1))
+  done
+  say "$want DataNodes live"
+}
+
+start_dn() {  # a fresh log per process, so "registered" below means this process
+  [[ -f $STATE/logs/dn$1.log ]] && mv "$STATE/logs/dn$1.log" "$STATE/logs/dn$1.log.$(date +%s%N)"
+  start_jvm "dn$1" org.apache.hadoop.hdfs.server.datanode.DataNode
+}
+
+wait_registered() {  # wait_registered I...: those DataNodes' current processes registered with the NameNode
+  local i waited=0
+  for i in "$@"; do
+    until grep -qs "successfully registered with NN" "$STATE/logs/dn$i.log"; do
+      kill -0 "$(cat "$STATE/pids/dn$i.pid")" 2>/dev/null || die "dn$i exited (log: $STATE/logs/dn$i.log)"
+      [[ $waited -ge 1200 ]] && die "dn$i did not register in 120 s (log: $STATE/logs/dn$i.log)"
+      sleep 0.1; waited=$((waited + 1))
+    done
+  done
+}
+
+# ---- network -----------------------------------------------------------------------------------
+shape() {  # shape NS|- IFACE MBIT: tbf on one end of a link ('-' = root namespace)
+  local ns=$1 ifc=$2 rate=$3 pre=()
+  [[ $ns != - ]] && pre=(ip netns exec "$ns")
+  "${pre[@]}" tc qdisc replace dev "$ifc" root tbf rate "${rate}mbit" burst 256kb latency 100ms
+}
+
+add_ns() {  # add_ns NS
+  ip netns add "$1"; undo "ip netns del $1"
+  ip netns exec "$1" ip link set lo up
+}
+
+add_bridge() {  # add_bridge NAME
+  ip link add "$1" type bridge; undo "ip link del $1"
+  ip link set "$1" mtu 9000 up
+}
+
+plug() {  # plug NS BRIDGE IP/PREFIX GATEWAY|- MBIT|0 HOSTVETH: veth from NS (as eth0) to BRIDGE
+  local ns=$1 br=$2 addr=$3 gw=$4 rate=$5 veth=$6
+  ip link add "$veth" mtu 9000 type veth peer name "${veth}p" mtu 9000; undo "ip link del $veth"
+  ip link set "${veth}p" netns "$ns"
+  ip -n "$ns" link set "${veth}p" name eth0
+  ip -n "$ns" addr add "$addr" dev eth0
+  ip -n "$ns" link set eth0 up
+  ip link set "$veth" master "$br" up
+  [[ $gw != - ]] && ip -n "$ns" route add default via "$gw"
+  if [[ $rate != 0 ]]; then shape "$ns" eth0 "$rate"; shape - "$veth" "$rate"; fi
+}
+
+free_subnet() {  # second octet of a 10.X.0.0/16 that no route of this machine uses
+  local x
+  for x in $(seq 213 250); do
+    ip route show | grep -q "^10\.$x\." || { echo "$x"; return; }
+  done
+  die "no free 10.x.0.0/16 for the cluster"
+}
+
+cmd_up() {
+  DATANODES=17 RACKS=0 RATE=100 RACK_RATE=50 CLIENT_RATE= BLOCK_SIZE=$((16 << 20)) JVM_HEAP=512m
+  DN_CONF=()
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      --datanodes) DATANODES=$2; shift 2 ;;
+      --racks) RACKS=$2; shift 2 ;;
+      --rate) RATE=$2; shift 2 ;;
+      --rack-rate) RACK_RATE=$2; shift 2 ;;
+      --client-rate) CLIENT_RATE=$2; shift 2 ;;
+      --block-size) BLOCK_SIZE=$2; shift 2 ;;
+      --heap) JVM_HEAP=$2; shift 2 ;;
+      --dn-conf) DN_CONF+=("$2"); shift 2 ;;
+      *) die "unknown option $1" ;;
+    esac
+  done
+  CLIENT_RATE=${CLIENT_RATE:-$RATE}
+  [[ $(id -u) == 0 ]] || die "needs root (network namespaces, tc)"
+  [[ -f $DIST/lib/hadoop-ec-repair.jar && -d $DIST/lib/hadoop ]] || die "no build in $DIST (run mvn -DskipTests package)"
+  [[ $DATANODES -ge 1 && $DATANODES -le 200 ]] || die "--datanodes must be 1..200"
+  [[ -e $STATE/env ]] && die "$STATE already holds a cluster"
+  mkdir -p "$STATE/pids" "$STATE/logs" "$STATE/conf" "$STATE/data"
+  : > "$STATE/undo"
+  # Whatever stops `up` half way (an error, die, Ctrl-C) removes what it made so far.
+  UP_DONE=0
+  trap '[[ $UP_DONE == 1 ]] || { say "start failed or interrupted: tearing down"; cmd_down; }' EXIT
+  trap 'exit 130' INT TERM
+
+  local id x
+  id=$(printf '%04x' $(( ($$ + RANDOM) % 65536 )))
+  x=$(free_subnet)
+  local pre="ecb$id"
+  NN_IP=10.$x.0.2
+  {
+    echo "ID=$id"; echo "SUBNET=10.$x"; echo "NN_IP=$NN_IP"; echo "DATANODES=$DATANODES"; echo "RACKS=$RACKS"
+    echo "RATE=$RATE"; echo "RACK_RATE=$RACK_RATE"; echo "CLIENT_RATE=$CLIENT_RATE"; echo "BLOCK_SIZE=$BLOCK_SIZE"
+    echo "JVM_HEAP=$JVM_HEAP"; printf 'DN_CONF=(%s)\n' "$(printf '%q ' "${DN_CONF[@]}")"
+  } > "$STATE/env"
+  : > "$STATE/nodes"
+
+  # Core bridge: the root namespace (the bench), the NameNode, the client, and without racks
+  # every DataNode. With racks, rack r is bridge r behind the router namespace.
+  add_bridge "e${id}b0"
+  ip addr add "10.$x.0.1/24" dev "e${id}b0"
+  add_ns "$pre-nn";     plug "$pre-nn" "e${id}b0" "$NN_IP/24" - 0 "e${id}nn"
+  echo "nn $pre-nn $NN_IP - nn" >> "$STATE/nodes"
+  add_ns "$pre-client"; plug "$pre-client" "e${id}b0" "10.$x.0.3/24" - "$CLIENT_RATE" "e${id}cl"
+  echo "client $pre-client 10.$x.0.3 - client" >> "$STATE/nodes"
+  if [[ $RACKS -gt 0 ]]; then
+    add_ns "$pre-router"
+    plug "$pre-router" "e${id}b0" "10.$x.0.254/24" - 0 "e${id}r0"
+    ip netns exec "$pre-router" sysctl -qw net.ipv4.ip_forward=1
+    ip -n "$pre-router" link set eth0 name core
+    ip route add "10.$x.0.0/16" via "10.$x.0.254"; undo "ip route del 10.$x.0.0/16"
+    ip -n "$pre-nn" route add "10.$x.0.0/16" via "10.$x.0.254"
+    ip -n "$pre-client" route add "10.$x.0.0/16" via "10.$x.0.254"
+    local r
+    for r in $(seq 1 "$RACKS"); do
+      add_bridge "e${id}b$r"
+      # the router's leg into rack r: its two ends are the rack's gateway uplink and downlink
+      plug "$pre-router" "e${id}b$r" "10.$x.$r.254/24" - "$RACK_RATE" "e${id}g$r"
+      ip -n "$pre-router" link set eth0 down
+      ip -n "$pre-router" link set eth0 name "rack$r"
+      ip -n "$pre-router" link set "rack$r" up
+    done
+    : > "$STATE/conf/racks.table"
+  fi
+  local i rack ip gw
+  for i in $(seq 0 $((DATANODES - 1))); do
+    if [[ $RACKS -gt 0 ]]; then rack=$(( i % RACKS + 1 )); ip=10.$x.$rack.$((10 + i)); gw=10.$x.$rack.254
+    else rack=0; ip=10.$x.0.$((10 + i)); gw=-; fi
+    add_ns "$pre-dn$i"; plug "$pre-dn$i" "e${id}b$rack" "$ip/24" "$gw" "$RATE" "e${id}d$i"
+    echo "dn$i $pre-dn$i $ip $rack dn" >> "$STATE/nodes"
+    [[ $RACKS -gt 0 ]] && echo "$ip /rack$rack" >> "$STATE/conf/racks.table"
+  done
+
+  for n in nn client $(seq -f 'dn%g' 0 $((DATANODES - 1))); do write_conf "$n" "$(node_field "$n" 3)"; done
+  say "network: $DATANODES DataNodes at ${RATE} Mbit/s up and down (tbf), client ${CLIENT_RATE} Mbit/s, racks $RACKS$([[ $RACKS -gt 0 ]] && echo " behind a ${RACK_RATE} Mbit/s gateway"), subnet 10.$x.0.0/16"
+  say "NameNode timing: heartbeat 1 s, recheck 500 ms (dead after 11 s), redundancy monitor every 1 s, max-streams 64, work multiplier 32, pending timeout 300 s"
+  ip netns exec "$pre-nn" java -Xmx${JVM_HEAP} -cp "$STATE/conf/nn:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*" \
+    -Dlog4j.configuration="file:$STATE/conf/nn/log4j.properties" -Djava.net.preferIPv4Stack=true \
+    org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive >> "$STATE/logs/nn-format.out" 2>&1 \
+    || die "NameNode format failed (log: $STATE/logs/nn.log)"
+  start_jvm nn org.apache.hadoop.hdfs.server.namenode.NameNode
+  for i in $(seq 0 $((DATANODES - 1))); do start_dn "$i"; done
+  say "started NameNode at $NN_IP:8020 and $DATANODES DataNodes; waiting until all are live"
+  cmd_wait_live "$DATANODES"
+  UP_DONE=1
+  echo "$NN_IP"
+}
+
+cmd_dn_stop() { stop_kill "dn$1"; }
+stop_kill() {
+  local f=$STATE/pids/$1.pid
+  [[ -f $f ]] || die "$1 is not running"
+  kill -KILL "$(cat "$f")" 2>/dev/null || true
+  while kill -0 "$(cat "$f")" 2>/dev/null; do sleep 0.05; done
+  rm -f "$f"
+}
+
+cmd_dn_start() {
+  local i=$1 wipe=${2:-}
+  [[ -f $STATE/pids/dn$i.pid ]] && die "dn$i is running"
+  [[ $wipe == --wipe ]] && rm -rf "$STATE/data/dn$i/data"
+  start_dn "$i"
+  wait_registered "$i"
+  cmd_wait_live "$DATANODES"
+}
+
+cmd_dn_restart_all() {
+  DN_CONF=()
+  while [[ $# -gt 0 ]]; do
+    case $1 in --dn-conf) DN_CONF+=("$2"); shift 2 ;; *) die "unknown option $1" ;; esac
+  done
+  sed -i '/^DN_CONF=/d' "$STATE/env"; printf 'DN_CONF=(%s)\n' "$(printf '%q ' "${DN_CONF[@]}")" >> "$STATE/env"
+  local i
+  for i in $(seq 0 $((DATANODES - 1))); do
+    stop_pid "$STATE/pids/dn$i.pid"
+    write_conf "dn$i" "$(node_field "dn$i" 3)"
+  done
+  for i in $(seq 0 $((DATANODES - 1))); do start_dn "$i"; done
+  wait_registered $(seq 0 $((DATANODES - 1)))
+  cmd_wait_live "$DATANODES"
+}
+
+cmd_counters() {
+  local name ns
+  while read -r name ns _; do
+    printf '%s %s %s\n' "$name" "$(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/rx_bytes)" \
+      "$(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/tx_bytes)"
+  done < "$STATE/nodes"
+}
+
+cmd_reach() {  # reach FROM TO on|off
+  local from_ns to_ip; from_ns=$(node_field "$1" 2); to_ip=$(node_field "$2" 3)
+  [[ -n $from_ns && -n $to_ip ]] || die "unknown node $1 or $2"
+  case $3 in
+    off) ip -n "$from_ns" route replace unreachable "$to_ip/32" ;;
+    on) ip -n "$from_ns" route del unreachable "$to_ip/32" 2>/dev/null || true ;;
+    *) die "reach: on or off" ;;
+  esac
+}
+
+[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|wait-live|counters|exec|reach --state DIR ..."
+cmd=$1; shift
+[[ ${1:-} == --state ]] || die "$cmd: --state DIR must come first"
+STATE=$(realpath -m "$2"); shift 2
+case $cmd in
+  up) cmd_up "$@" ;;
+  down) cmd_down ;;
+  dn-stop) load_state; cmd_dn_stop "$1" ;;
+  dn-start) load_state; cmd_dn_start "$@" ;;
+  dn-restart-all) load_state; cmd_dn_restart_all "$@" ;;
+  wait-live) load_state; cmd_wait_live "$@" ;;
+  counters) load_state; cmd_counters ;;
+  exec) load_state; node=$1; shift; exec ip netns exec "$(node_field "$node" 2)" "$@" ;;
+  reach) load_state; cmd_reach "$@" ;;
+  java) load_state; node=$1; main=$2; shift 2
+    exec ip netns exec "$(node_field "$node" 2)" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \
+      -Djava.library.path="$DIST/lib/native" -Dlog4j.configuration="file:$STATE/conf/$node/log4j.properties" \
+      -Djava.net.preferIPv4Stack=true -cp "$STATE/conf/$node:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*" \
+      "$main" "$@" ;;
+  *) die "unknown command $cmd" ;;
+esac

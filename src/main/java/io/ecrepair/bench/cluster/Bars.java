@@ -1,0 +1,73 @@
+package io.ecrepair.bench.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The issue's bars, checked on one run's results: full-node recovery speedups over stock RS,
+ * network bytes per rebuilt block against theory, and the Clay degraded read against stock RS.
+ * A bar whose results are missing is reported as not measured, never as passed.
+ */
+public final class Bars {
+  /** One bar: what was measured against what is required. */
+  public record Bar(String name, Double measured, String required, Boolean pass, String note) {
+    public String result() {
+      return pass == null ? "not measured" : pass ? "pass" : "FAIL";
+    }
+  }
+
+  public static final double CLAY_SPEEDUP = 2.5;
+  public static final double LRC_SPEEDUP = 1.8;
+  public static final double BYTES_TOLERANCE = 0.05;
+  public static final double CLAY_READ_RATIO = 0.5;
+
+  private Bars() {}
+
+  public static List<Bar> check(List<FullNodeRecovery.Result> recoveries, List<DegradedRead.Result> reads) {
+    List<Bar> bars = new ArrayList<>();
+    FullNodeRecovery.Result base = recoveries.stream().filter(r -> isRs104(r.policy()) && !r.scenario().endsWith("+plugin"))
+        .findFirst().orElse(null);
+    bars.add(speedup("full-node recovery CLAY-10-4 vs stock RS-10-4", base, find(recoveries, "CLAY-10-4-"),
+        CLAY_SPEEDUP));
+    bars.add(speedup("full-node recovery LRC(12,2,2) vs stock RS-10-4", base, find(recoveries, "LRC-L2-12-4-"),
+        LRC_SPEEDUP));
+    for (FullNodeRecovery.Result r : recoveries) {
+      double dev = r.measuredBlocks() / r.theoryBlocks() - 1;
+      bars.add(new Bar("bytes per rebuilt block, " + r.scenario(), r.measuredBlocks(),
+          String.format(Locale.ROOT, "%.3f blocks +-5%%", r.theoryBlocks()), Math.abs(dev) <= BYTES_TOLERANCE,
+          String.format(Locale.ROOT, "%+.1f%% (engine %s)", dev * 100, r.engine())));
+    }
+    DegradedRead.Result rs = reads.stream().filter(r -> isRs104(r.policy()) && r.client().equals("stock"))
+        .findFirst().orElse(null);
+    DegradedRead.Result clay = reads.stream().filter(r -> r.policy().startsWith("CLAY-10-4-")).findFirst().orElse(null);
+    if (rs == null || clay == null) {
+      bars.add(new Bar("degraded read CLAY-10-4 / stock RS-10-4 time", null, "<= 0.5", null,
+          clay == null ? "no CLAY-10-4 degraded read (client FileSystem absent or scenario not run)"
+              : "no stock RS-10-4 degraded read"));
+    } else {
+      double ratio = clay.degradedSeconds() / rs.degradedSeconds();
+      bars.add(new Bar("degraded read CLAY-10-4 / stock RS-10-4 time", ratio, "<= 0.5", ratio <= CLAY_READ_RATIO,
+          clay.client() + " client"));
+    }
+    return bars;
+  }
+
+  private static boolean isRs104(String policy) {
+    return policy.startsWith("RS-10-4-");
+  }
+
+  private static FullNodeRecovery.Result find(List<FullNodeRecovery.Result> rs, String prefix) {
+    return rs.stream().filter(r -> r.policy().startsWith(prefix)).findFirst().orElse(null);
+  }
+
+  private static Bar speedup(String name, FullNodeRecovery.Result base, FullNodeRecovery.Result ours, double need) {
+    String required = String.format(Locale.ROOT, ">= %.1fx", need);
+    if (base == null || ours == null) {
+      return new Bar(name, null, required, null, base == null ? "no stock RS-10-4 run" : "scenario not run");
+    }
+    double s = base.repairSeconds() / ours.repairSeconds();
+    return new Bar(name, s, required, s >= need, String.format(Locale.ROOT, "%.1f s vs %.1f s", ours.repairSeconds(),
+        base.repairSeconds()));
+  }
+}

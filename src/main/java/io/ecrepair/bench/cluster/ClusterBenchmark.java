@@ -1,0 +1,170 @@
+package io.ecrepair.bench.cluster;
+
+import io.ecrepair.bench.cluster.ClusterHandle.Node;
+import io.ecrepair.demo.Demo;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
+
+/**
+ * {@code bench cluster}: starts the shaped multi-process cluster, adds the shipped policies, and
+ * runs every scenario's full-node recovery and degraded reads on it, one after the other on the
+ * same cluster, then tears it down (also on failure or Ctrl-C, see {@link ClusterHandle}).
+ */
+public final class ClusterBenchmark {
+  /** Everything a run needs. */
+  public record Settings(ClusterOptions cluster, List<Scenario> scenarios, int groups, boolean degradedReads,
+                         Path policyFile, Path script, Path stateDir, long timeoutMs) {
+    public Settings {
+      if (groups < 1 || groups > 1000) {
+        throw new IllegalArgumentException("--groups must be between 1 and 1000");
+      }
+      for (Scenario s : scenarios) {
+        ErasureCodingPolicy p = Demo.byName(s.policy());
+        if (cluster.blockSize() % p.getCellSize() != 0) {
+          throw new IllegalArgumentException("--block-size " + cluster.blockSize() + " is not a multiple of "
+              + s.policy() + "'s cell size " + p.getCellSize());
+        }
+        int n = p.getNumDataUnits() + p.getNumParityUnits();
+        if (cluster.dataNodes() < n + 1) {
+          throw new IllegalArgumentException(s.policy() + " needs at least " + (n + 1) + " DataNodes (its " + n
+              + " internal blocks and a spare to rebuild on); give --datanodes");
+        }
+      }
+    }
+  }
+
+  /** What a run measured, plus what it could not measure and why. */
+  public record Report(Settings settings, List<FullNodeRecovery.Result> recoveries, List<DegradedRead.Result> reads,
+                       List<String> notes, List<Bars.Bar> bars) {}
+
+  private final Settings settings;
+  private final Consumer<String> progress;
+  private final LongConsumer written;
+
+  public ClusterBenchmark(Settings settings, Consumer<String> progress, LongConsumer written) {
+    this.settings = settings;
+    this.progress = progress;
+    this.written = written;
+  }
+
+  public Report run() throws IOException, InterruptedException {
+    List<FullNodeRecovery.Result> recoveries = new ArrayList<>();
+    List<DegradedRead.Result> reads = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    try (ClusterHandle cluster = ClusterHandle.start(settings.script(), settings.stateDir(), settings.cluster(),
+        progress);
+         DistributedFileSystem fs = connect(cluster)) {
+      addPolicies(fs);
+      FullNodeRecovery recovery = new FullNodeRecovery(cluster, fs, progress, settings.timeoutMs());
+      DegradedRead degraded = new DegradedRead(cluster, fs, progress, settings.timeoutMs());
+      boolean ourClient = DegradedRead.ourClientPresent();
+      if (settings.degradedReads() && !ourClient) {
+        notes.add("hadoop-ec-repair's client FileSystem (" + DegradedReadProbe.ECREPAIR_FS + ") is not in this build: "
+            + "degraded reads ran with the stock HDFS client only; Clay and Butterfly cannot be read degraded "
+            + "without it (HDFS's decoders refuse vector codes)");
+      }
+      boolean rebuildRs = Boolean.parseBoolean(settings.cluster().dataNodeConf().getOrDefault(Scenario.REBUILD_RS_KEY,
+          "false"));
+      Set<String> readDone = new HashSet<>();
+      long seed = 1;
+      for (Scenario s : settings.scenarios()) {
+        if (s.isRs() && s.pluginRebuildsRs() != rebuildRs) {
+          rebuildRs = s.pluginRebuildsRs();
+          progress.accept("restarting every DataNode with " + Scenario.REBUILD_RS_KEY + "=" + rebuildRs);
+          cluster.restartDataNodes(Map.of(Scenario.REBUILD_RS_KEY, Boolean.toString(rebuildRs)));
+        }
+        ErasureCodingPolicy policy = enable(fs, s.policy());
+        FullNodeRecovery.Result r = recovery.run(s.name(), policy, settings.groups(), settings.cluster().blockSize(),
+            seed++, written);
+        recoveries.add(r);
+        progress.accept(String.format(java.util.Locale.ROOT, "%s: rebuilt %d blocks in %.1f s by %s, %.2f blocks "
+            + "received per block (theory %.2f), %s", s.name(), r.lost().size(), r.repairSeconds(), r.engine(),
+            r.measuredBlocks(), r.theoryBlocks(), r.verified() ? "all verified" : "VERIFICATION FAILED"));
+        if (s.pluginRebuildsRs() && !r.engine().equals("ec-repair")) {
+          notes.add(s.name() + ": the DataNodes ran with " + Scenario.REBUILD_RS_KEY + "=true but the reconstruction "
+              + "tasks were run by " + r.engine() + " (this build's plugin does not take RS tasks yet), so this is "
+              + "stock HDFS reconstruction");
+        }
+        if (settings.degradedReads() && readDone.add(s.policy())) {
+          reads.addAll(degradedReads(degraded, s, policy, seed++, ourClient, notes));
+        }
+      }
+    }
+    return new Report(settings, recoveries, reads, notes, Bars.check(recoveries, reads));
+  }
+
+  private List<DegradedRead.Result> degradedReads(DegradedRead degraded, Scenario s, ErasureCodingPolicy policy,
+                                                  long seed, boolean ourClient, List<String> notes)
+      throws IOException, InterruptedException {
+    boolean stockCanRead = !io.ecrepair.layout.Policy.parse(s.policy()).code().needsWholeCells();
+    List<Boolean> clients = new ArrayList<>();
+    if (stockCanRead) {
+      clients.add(false);
+    }
+    if (ourClient) {
+      clients.add(true);
+    }
+    if (clients.isEmpty()) {
+      notes.add(s.policy() + ": no degraded read (needs hadoop-ec-repair's client FileSystem)");
+      return List.of();
+    }
+    List<DegradedRead.Result> out = new ArrayList<>();
+    long blockSize = settings.cluster().blockSize();
+    Node holder = degraded.prepare(s.name(), policy, blockSize, seed);
+    try {
+      for (boolean ours : clients) {
+        DegradedRead.Result r = degraded.run(s.name(), policy, blockSize, seed, holder, ours);
+        out.add(r);
+        progress.accept(String.format(java.util.Locale.ROOT, "%s: %s client read the lost block in %.2f s "
+            + "(healthy %.2f s), fetching %.2f blocks, %s", s.policy(), r.client(), r.degradedSeconds(),
+            r.healthySeconds(), r.fetchedBlocks(), r.verified() ? "verified" : "WRONG BYTES"));
+      }
+    } finally {
+      degraded.cleanup(s.name());
+    }
+    return out;
+  }
+
+  private DistributedFileSystem connect(ClusterHandle cluster) throws IOException {
+    Configuration conf = new HdfsConfiguration();
+    conf.set("fs.defaultFS", cluster.nameNodeUri());
+    conf.set("io.erasurecode.codec.rs.rawcoders", "rs_isal,rs_native,rs_java");
+    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    FileSystem fs = FileSystem.get(URI.create(cluster.nameNodeUri()), conf);
+    if (!(fs instanceof DistributedFileSystem dfs)) {
+      throw new IllegalStateException("not an HDFS: " + fs.getClass().getName());
+    }
+    return dfs;
+  }
+
+  /** Adds every policy of the shipped file (HDFS's own loader, absolute path). */
+  private void addPolicies(DistributedFileSystem fs) throws IOException {
+    List<ErasureCodingPolicy> policies = Demo.load(settings.policyFile().toAbsolutePath());
+    progress.accept("adding " + policies.size() + " policies from " + settings.policyFile().toAbsolutePath());
+    fs.addErasureCodingPolicies(policies.toArray(new ErasureCodingPolicy[0]));
+  }
+
+  private static ErasureCodingPolicy enable(DistributedFileSystem fs, String name) throws IOException {
+    for (ErasureCodingPolicyInfo info : fs.getAllErasureCodingPolicies()) {
+      if (info.getPolicy().getName().equals(name)) {
+        fs.enableErasureCodingPolicy(name);
+        return info.getPolicy();
+      }
+    }
+    throw new IllegalArgumentException("the NameNode knows no policy " + name + " (not in the policy file?)");
+  }
+}

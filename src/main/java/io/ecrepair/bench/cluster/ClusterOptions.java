@@ -1,0 +1,47 @@
+package io.ecrepair.bench.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The shape of a benchmark cluster, as {@code dev-support/cluster/cluster.sh up} takes it.
+ *
+ * @param rateMbit     every DataNode's uplink and downlink (tbf on both veth ends)
+ * @param clientRateMbit the client namespace's link (degraded reads run there)
+ * @param racks        0 = one flat bridge; else DataNodes round-robin over racks behind a router
+ * @param rackRateMbit each rack gateway's rate
+ */
+public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit,
+                             long blockSize, String heap, Map<String, String> dataNodeConf) {
+  public ClusterOptions {
+    if (dataNodes < 1 || dataNodes > 200) {
+      throw new IllegalArgumentException("--datanodes must be between 1 and 200");
+    }
+    if (racks < 0 || racks > 50) {
+      throw new IllegalArgumentException("--racks must be between 0 and 50");
+    }
+    if (rateMbit < 1 || rackRateMbit < 1 || clientRateMbit < 1) {
+      throw new IllegalArgumentException("link rates must be at least 1 Mbit/s");
+    }
+    dataNodeConf = Map.copyOf(dataNodeConf);
+  }
+
+  /** Arguments after {@code up --state DIR}. */
+  public List<String> upArguments() {
+    List<String> a = new ArrayList<>(List.of("--datanodes", Integer.toString(dataNodes), "--racks",
+        Integer.toString(racks), "--rate", Integer.toString(rateMbit), "--rack-rate", Integer.toString(rackRateMbit),
+        "--client-rate", Integer.toString(clientRateMbit), "--block-size", Long.toString(blockSize), "--heap", heap));
+    a.addAll(confArguments(dataNodeConf));
+    return a;
+  }
+
+  static List<String> confArguments(Map<String, String> conf) {
+    List<String> a = new ArrayList<>();
+    conf.forEach((k, v) -> {
+      a.add("--dn-conf");
+      a.add(k + "=" + v);
+    });
+    return a;
+  }
+}

@@ -1,0 +1,230 @@
+package io.ecrepair.bench.cluster;
+
+import io.ecrepair.bench.BarChart;
+import io.ecrepair.layout.Policy;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** A run's report as tables (header + rows of text), the DESIGN.md section 6 bench JSON, and PNG charts. */
+public final class ClusterReport {
+  /** A table to print: its header and rows. */
+  public record Rows(List<String> header, List<List<String>> rows) {}
+
+  private static final double MIB = 1 << 20;
+
+  private final ClusterBenchmark.Report report;
+
+  public ClusterReport(ClusterBenchmark.Report report) {
+    this.report = report;
+  }
+
+  private FullNodeRecovery.Result stockRs() {
+    return report.recoveries().stream().filter(r -> r.policy().startsWith("RS-10-4-")
+        && !r.scenario().endsWith("+plugin")).findFirst().orElse(null);
+  }
+
+  public Rows recoveries() {
+    List<List<String>> rows = new ArrayList<>();
+    FullNodeRecovery.Result base = stockRs();
+    for (FullNodeRecovery.Result r : report.recoveries()) {
+      rows.add(List.of(r.scenario(), r.engine(), r.victim(), Integer.toString(r.lost().size()), f1(r.detectSeconds()),
+          f1(r.repairSeconds()), base == null ? "-" : f2(base.repairSeconds() / r.repairSeconds()) + "x",
+          f2(r.measuredBlocks()), f2(r.theoryBlocks()), pct(r.measuredBlocks() / r.theoryBlocks() - 1),
+          f2(r.maxLoadBlocks()), r.verified() ? "yes" : "NO"));
+    }
+    return new Rows(List.of("scenario", "rebuilt by", "killed", "blocks", "detect s", "repair s", "vs RS",
+        "recv/block", "theory", "dev", "max load", "verified"), rows);
+  }
+
+  /** Bytes every node received and sent during each recovery, MiB. */
+  public Rows nodeBytes() {
+    List<String> header = new ArrayList<>(List.of("node"));
+    report.recoveries().forEach(r -> header.add(r.scenario() + " rx/tx MiB"));
+    List<String> names = report.recoveries().isEmpty() ? List.of()
+        : new ArrayList<>(report.recoveries().get(0).bytes().keySet());
+    List<List<String>> rows = new ArrayList<>();
+    for (String n : names) {
+      List<String> row = new ArrayList<>(List.of(n));
+      for (FullNodeRecovery.Result r : report.recoveries()) {
+        NodeCounters.Bytes b = r.bytes().get(n);
+        String mark = n.equals(r.victim()) ? " (killed)" : "";
+        row.add(b == null ? "-" : String.format(Locale.ROOT, "%.0f/%.0f%s", b.rx() / MIB, b.tx() / MIB, mark));
+      }
+      rows.add(row);
+    }
+    return new Rows(header, rows);
+  }
+
+  public Rows reads() {
+    List<List<String>> rows = new ArrayList<>();
+    DegradedRead.Result base = report.reads().stream().filter(r -> r.policy().startsWith("RS-10-4-")
+        && r.client().equals("stock")).findFirst().orElse(null);
+    for (DegradedRead.Result r : report.reads()) {
+      rows.add(List.of(r.policy(), r.client(), f2(r.healthySeconds()), f2(r.degradedSeconds()), f2(r.slowdown()) + "x",
+          base == null ? "-" : f2(r.degradedSeconds() / base.degradedSeconds()) + "x", f2(r.fetchedBlocks()),
+          f2(r.theoryBlocks()), r.verified() ? "yes" : "NO"));
+    }
+    return new Rows(List.of("policy", "client", "healthy s", "degraded s", "x healthy", "vs RS stock",
+        "fetched blocks", "theory", "verified"), rows);
+  }
+
+  public Rows bars() {
+    List<List<String>> rows = new ArrayList<>();
+    for (Bars.Bar b : report.bars()) {
+      rows.add(List.of(b.name(), b.measured() == null ? "-" : f2(b.measured()), b.required(), b.result(), b.note()));
+    }
+    return new Rows(List.of("bar", "measured", "required", "result", "note"), rows);
+  }
+
+  /** {"results": [...]} in the DESIGN.md bench shape (suite "cluster"), with the run's settings and bars. */
+  public Map<String, Object> json(List<Path> charts) {
+    List<Object> results = new ArrayList<>();
+    for (FullNodeRecovery.Result r : report.recoveries()) {
+      String impl = switch (r.engine()) {
+        case "hdfs" -> "hdfs-stock";
+        case "ec-repair" -> "ec-repair-plugin";
+        default -> r.engine();
+      };
+      Map<String, Object> m = common(r.policy(), "full-node-recovery", impl);
+      m.put("mbPerSec", r.lost().size() * (double) r.blockBytes() / r.repairSeconds() / 1e6);
+      m.put("scenario", r.scenario());
+      m.put("groups", r.groups());
+      m.put("blockBytes", r.blockBytes());
+      m.put("killed", r.victim());
+      m.put("rebuiltBlocks", r.lost().size());
+      m.put("lostIndices", r.lost().stream().map(FullNodeRecovery.LostBlock::index).toList());
+      m.put("detectSeconds", r.detectSeconds());
+      m.put("repairSeconds", r.repairSeconds());
+      m.put("wallSeconds", r.wallSeconds());
+      m.put("receivedBlocksPerRebuiltBlock", r.measuredBlocks());
+      m.put("theoryBlocksPerRebuiltBlock", r.theoryBlocks());
+      m.put("maxLoadBlocksPerRebuiltBlock", r.maxLoadBlocks());
+      m.put("pluginTasks", r.pluginTasks());
+      m.put("allTasks", r.allTasks());
+      m.put("verified", r.verified());
+      Map<String, Object> nodes = new LinkedHashMap<>();
+      r.bytes().forEach((n, b) -> nodes.put(n, Map.of("rxBytes", b.rx(), "txBytes", b.tx())));
+      m.put("nodes", nodes);
+      results.add(m);
+    }
+    for (DegradedRead.Result r : report.reads()) {
+      Map<String, Object> m = common(r.policy(), "degraded-read", r.client().equals("stock") ? "hdfs-stock-client"
+          : "ec-repair-client");
+      m.put("mbPerSec", r.blockBytes() / r.degradedSeconds() / 1e6);
+      m.put("fileSystem", r.fileSystem());
+      m.put("blockBytes", r.blockBytes());
+      m.put("healthySeconds", r.healthySeconds());
+      m.put("healthyRxBytes", r.healthyRxBytes());
+      m.put("degradedSeconds", r.degradedSeconds());
+      m.put("degradedRxBytes", r.degradedRxBytes());
+      m.put("fetchedBlocks", r.fetchedBlocks());
+      m.put("theoryBlocks", r.theoryBlocks());
+      m.put("verified", r.verified());
+      results.add(m);
+    }
+    List<Object> bars = new ArrayList<>();
+    for (Bars.Bar b : report.bars()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("bar", b.name());
+      m.put("measured", b.measured());
+      m.put("required", b.required());
+      m.put("result", b.result());
+      m.put("note", b.note());
+      bars.add(m);
+    }
+    ClusterOptions c = report.settings().cluster();
+    Map<String, Object> cluster = new LinkedHashMap<>();
+    cluster.put("dataNodes", c.dataNodes());
+    cluster.put("racks", c.racks());
+    cluster.put("rateMbit", c.rateMbit());
+    cluster.put("rackRateMbit", c.rackRateMbit());
+    cluster.put("clientRateMbit", c.clientRateMbit());
+    cluster.put("blockBytes", c.blockSize());
+    cluster.put("groups", report.settings().groups());
+    Map<String, Object> j = new LinkedHashMap<>();
+    j.put("results", results);
+    j.put("bars", bars);
+    j.put("notes", report.notes());
+    j.put("cluster", cluster);
+    j.put("charts", charts.stream().map(p -> p.toAbsolutePath().toString()).toList());
+    return j;
+  }
+
+  private static Map<String, Object> common(String policyName, String op, String impl) {
+    Policy p = Policy.parse(policyName);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("suite", "cluster");
+    m.put("codec", p.code().codec());
+    m.put("k", p.code().k());
+    m.put("m", p.code().m());
+    m.put("op", op);
+    m.put("impl", impl);
+    m.put("threads", 1);
+    m.put("cellBytes", p.cellSize());
+    m.put("policy", policyName);
+    return m;
+  }
+
+  /** Writes the charts: repair time per scenario, and bytes received per node for each scenario. */
+  public List<Path> writeCharts(String prefix) throws IOException {
+    List<Path> files = new ArrayList<>();
+    ClusterOptions c = report.settings().cluster();
+    String setting = String.format(Locale.ROOT, "%d DataNodes at %d Mbit/s, %d groups of %d MiB blocks",
+        c.dataNodes(), c.rateMbit(), report.settings().groups(), c.blockSize() >> 20);
+    if (!report.recoveries().isEmpty()) {
+      List<BarChart.Bar> bars = new ArrayList<>();
+      for (FullNodeRecovery.Result r : report.recoveries()) {
+        bars.add(new BarChart.Bar(r.scenario().replace("+", "\n+") + "\n" + r.engine(), r.repairSeconds(),
+            f1(r.repairSeconds()) + " s", r.engine().equals("hdfs") ? 1 : 0));
+      }
+      Path time = Path.of(prefix + "-recovery-time.png");
+      BarChart.write(time, "Full-node recovery time (" + setting + ")", "seconds", bars,
+          List.of("rebuilt by hadoop-ec-repair", "rebuilt by HDFS (stock)"));
+      files.add(time);
+      for (FullNodeRecovery.Result r : report.recoveries()) {
+        // two bars a node: received (rebuilding nodes) and sent (helpers)
+        List<BarChart.Bar> nb = new ArrayList<>();
+        r.bytes().forEach((n, b) -> {
+          if (n.startsWith("dn")) {
+            nb.add(new BarChart.Bar(n + (n.equals(r.victim()) ? "\nkilled" : ""), b.rx() / MIB,
+                String.format(Locale.ROOT, "%.0f", b.rx() / MIB), 0));
+            nb.add(new BarChart.Bar("", b.tx() / MIB, String.format(Locale.ROOT, "%.0f", b.tx() / MIB), 1));
+          }
+        });
+        Path p = Path.of(prefix + "-bytes-" + r.scenario().replace('+', '_') + ".png");
+        BarChart.write(p, r.scenario() + " (rebuilt by " + r.engine() + "): MiB per DataNode during recovery ("
+            + setting + ")", "MiB", nb, List.of("received", "sent"), 34, 8);
+        files.add(p);
+      }
+    }
+    if (!report.reads().isEmpty()) {
+      List<BarChart.Bar> bars = new ArrayList<>();
+      for (DegradedRead.Result r : report.reads()) {
+        bars.add(new BarChart.Bar(r.policy() + "\n" + r.client() + " client", r.degradedSeconds(),
+            f2(r.degradedSeconds()) + " s", r.client().equals("stock") ? 1 : 0));
+      }
+      Path p = Path.of(prefix + "-degraded-read.png");
+      BarChart.write(p, "Degraded read of one lost block (" + setting + ")", "seconds", bars,
+          List.of("hadoop-ec-repair client", "stock HDFS client"));
+      files.add(p);
+    }
+    return files;
+  }
+
+  static String f1(double v) {
+    return String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  static String f2(double v) {
+    return String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  static String pct(double v) {
+    return String.format(Locale.ROOT, "%+.1f%%", v * 100);
+  }
+}

@@ -1,0 +1,56 @@
+package io.ecrepair.bench.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URL;
+
+/**
+ * Who rebuilt the blocks: reconstruction task counters from a DataNode's JMX servlet. HDFS's
+ * {@code EcReconstructionTasks} counts every task; the plugin's {@code Tasks} those it ran
+ * itself, so the difference ran through HDFS's stock reconstruction. Bytes are never taken
+ * from here: the benchmark counts them on the network interfaces.
+ */
+final class DataNodeJmx {
+  /** Task counts: all EC reconstruction tasks, and those our plugin ran. */
+  record Tasks(long all, long plugin) {
+    Tasks minus(Tasks o) {
+      return new Tasks(all - o.all, plugin - o.plugin);
+    }
+
+    Tasks plus(Tasks o) {
+      return new Tasks(all + o.all, plugin + o.plugin);
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private DataNodeJmx() {}
+
+  static Tasks tasks(String ip) throws IOException {
+    long all = counter(ip, "DataNodeActivity-*", "EcReconstructionTasks");
+    long plugin = counter(ip, "EcRepairReconstruction-*", "Tasks");
+    return new Tasks(all, Math.max(0, plugin));
+  }
+
+  /** One numeric attribute of the first bean matching the name pattern; -1 when there is none. */
+  private static long counter(String ip, String beanName, String attribute) throws IOException {
+    URL url = new URL("http://" + ip + ":9864/jmx?qry=Hadoop:service=DataNode,name=" + beanName);
+    HttpURLConnection c = (HttpURLConnection) url.openConnection();
+    c.setConnectTimeout(5000);
+    c.setReadTimeout(10000);
+    try (InputStream in = c.getInputStream()) {
+      JsonNode beans = JSON.readTree(in).path("beans");
+      for (JsonNode b : beans) {
+        if (b.has(attribute)) {
+          return b.get(attribute).asLong();
+        }
+      }
+      return -1;
+    } finally {
+      c.disconnect();
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package io.ecrepair.bench.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ecrepair.bench.cluster.ClusterHandle.Node;
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+
+/**
+ * Degraded read: one full block group; the DataNode of data block 0 is made unreachable from
+ * the client namespace; a probe JVM there reads the whole of data block 1 (healthy) and then of
+ * block 0 (degraded), each cell by cell, with the stock client or ours.
+ */
+public final class DegradedRead {
+  /** One probe run. */
+  public record Result(String scenario, String policy, String client, String fileSystem, long blockBytes,
+                       double healthySeconds, long healthyRxBytes, double degradedSeconds, long degradedRxBytes,
+                       boolean verified, double theoryBlocks) {
+    public double slowdown() {
+      return degradedSeconds / healthySeconds;
+    }
+
+    public double fetchedBlocks() {
+      return (double) degradedRxBytes / blockBytes;
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ClusterHandle cluster;
+  private final DistributedFileSystem fs;
+  private final Consumer<String> progress;
+  private final long timeoutMs;
+
+  public DegradedRead(ClusterHandle cluster, DistributedFileSystem fs, Consumer<String> progress, long timeoutMs) {
+    this.cluster = cluster;
+    this.fs = fs;
+    this.progress = progress;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** Whether the client FileSystem of issue 8 is on this build's classpath. */
+  public static boolean ourClientPresent() {
+    try {
+      Class.forName(DegradedReadProbe.ECREPAIR_FS, false, DegradedRead.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
+  /** Writes the file (once per policy); returns the DataNode holding data block 0. */
+  public Node prepare(String scenario, ErasureCodingPolicy policy, long blockSize, long seed)
+      throws IOException, InterruptedException {
+    Path file = file(scenario);
+    progress.accept(scenario + ": writing one block group for the degraded reads");
+    BenchFiles.write(fs, file, policy, blockSize, (long) policy.getNumDataUnits() * blockSize, new PatternData(seed),
+        x -> { });
+    LocatedStripedBlock group = BenchFiles.awaitAllBlocks(fs, file, policy, timeoutMs).get(0);
+    for (int j = 0; j < group.getBlockIndices().length; j++) {
+      if (group.getBlockIndices()[j] == 0) {
+        return cluster.dataNodeAt(group.getLocations()[j].getIpAddr());
+      }
+    }
+    throw new IOException("block 0 of " + file + " has no location");
+  }
+
+  /** One probe run with the stock client ({@code ours} false) or hadoop-ec-repair's. */
+  public Result run(String scenario, ErasureCodingPolicy policy, long blockSize, long seed, Node lostHolder,
+                    boolean ours) throws IOException, InterruptedException {
+    String client = ours ? "ec-repair" : "stock";
+    progress.accept(String.format("%s: degraded read of block 0 (%s unreachable from the client), %s client",
+        scenario, lostHolder.name(), client));
+    cluster.reach("client", lostHolder.name(), false);
+    String out;
+    try {
+      out = cluster.java("client", DegradedReadProbe.class.getName(), List.of(cluster.nameNodeUri(),
+          file(scenario).toString(), Integer.toString(policy.getNumDataUnits()), Integer.toString(policy.getCellSize()),
+          Long.toString(blockSize), "0", "1", Long.toString(seed), client));
+    } finally {
+      cluster.reach("client", lostHolder.name(), true);
+    }
+    JsonNode j = JSON.readTree(out.strip().substring(out.strip().lastIndexOf('\n') + 1));
+    JsonNode h = j.path("healthy");
+    JsonNode d = j.path("degraded");
+    double theory = ours ? RepairTheory.blocksRead(policy.getName(), 0) : RepairTheory.stockBlocksRead(policy.getName());
+    return new Result(scenario, policy.getName(), client, j.path("fileSystem").asText(), blockSize,
+        h.path("seconds").asDouble(), h.path("rxBytes").asLong(), d.path("seconds").asDouble(),
+        d.path("rxBytes").asLong(), h.path("verified").asBoolean() && d.path("verified").asBoolean(), theory);
+  }
+
+  public void cleanup(String scenario) throws IOException {
+    fs.delete(file(scenario).getParent(), true);
+  }
+
+  private static Path file(String scenario) {
+    return new Path("/bench/" + Scenario.pathName(scenario) + "-read/file");
+  }
+}

@@ -1,0 +1,282 @@
+package io.ecrepair.bench.cluster;
+
+import io.ecrepair.bench.cluster.ClusterHandle.Node;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ECBlockGroupStats;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+
+/**
+ * Full-node recovery: write {@code groups} full block groups, kill the DataNode holding the most
+ * internal blocks, and time the NameNode-driven reconstruction until the NameNode reports no
+ * low-redundancy or missing group and lists every internal block on a live node again. Bytes
+ * come from every namespace's interface counters; every rebuilt replica is compared with the
+ * lost original; then the file is deleted and the DataNode comes back empty.
+ */
+public final class FullNodeRecovery {
+  /** One lost internal block and where it was rebuilt. */
+  public record LostBlock(int group, int index, long blockId, String rebuiltOn, boolean verified) {}
+
+  /** What one run measured. */
+  public record Result(String scenario, String policy, int groups, long blockBytes, String victim,
+                       List<LostBlock> lost, double detectSeconds, double repairSeconds, double wallSeconds,
+                       Map<String, NodeCounters.Bytes> bytes, long pluginTasks, long allTasks, double theoryBlocks,
+                       double measuredBlocks, double maxLoadBlocks) {
+    public boolean verified() {
+      return !lost.isEmpty() && lost.stream().allMatch(LostBlock::verified);
+    }
+
+    /** Who ran the reconstruction tasks, as the DataNodes' counters tell. */
+    public String engine() {
+      if (allTasks == 0) {
+        return "none";
+      }
+      if (pluginTasks == 0) {
+        return "hdfs";
+      }
+      return pluginTasks >= allTasks ? "ec-repair" : "mixed";
+    }
+  }
+
+  private final ClusterHandle cluster;
+  private final DistributedFileSystem fs;
+  private final Consumer<String> progress;
+  private final long timeoutMs;
+
+  public FullNodeRecovery(ClusterHandle cluster, DistributedFileSystem fs, Consumer<String> progress, long timeoutMs) {
+    this.cluster = cluster;
+    this.fs = fs;
+    this.progress = progress;
+    this.timeoutMs = timeoutMs;
+  }
+
+  public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed,
+                    LongConsumer written) throws IOException, InterruptedException {
+    int k = policy.getNumDataUnits();
+    Path file = new Path("/bench/" + Scenario.pathName(scenario) + "/recovery");
+    long length = (long) groups * k * blockSize;
+    progress.accept(String.format("%s: writing %d block groups (%d MiB) under %s", scenario, groups, length >> 20,
+        policy.getName()));
+    BenchFiles.write(fs, file, policy, blockSize, length, new PatternData(seed), written);
+    List<LocatedStripedBlock> before = BenchFiles.awaitAllBlocks(fs, file, policy, timeoutMs);
+    Node victim = cluster.dataNodeAt(mostLoaded(before));
+    Map<String, String> originals = new LinkedHashMap<>();
+    List<int[]> lost = new ArrayList<>();
+    for (int g = 0; g < before.size(); g++) {
+      LocatedStripedBlock group = before.get(g);
+      for (int j = 0; j < group.getBlockIndices().length; j++) {
+        if (group.getLocations()[j].getIpAddr().equals(victim.ip())) {
+          int index = group.getBlockIndices()[j];
+          long id = group.getBlock().getBlockId() + index;
+          java.nio.file.Path f = BlockFiles.find(cluster.dataDir(victim.name()), id)
+              .orElseThrow(() -> new IOException("no replica file blk_" + id + " on " + victim.name()));
+          originals.put(g + "/" + index, BlockFiles.digest(f));
+          lost.add(new int[] {g, index});
+        }
+      }
+    }
+    try {
+      DataNodeJmx.Tasks tasksBefore = tasks(victim);
+      NodeCounters countersBefore = cluster.counters();
+      progress.accept(String.format("%s: killing %s (%s), which holds %d internal blocks %s; waiting for the "
+          + "NameNode to notice and rebuild them", scenario, victim.name(), victim.ip(), lost.size(), indices(lost)));
+      long t0 = System.nanoTime();
+      cluster.stopDataNode(victim.name());
+      long t1 = 0;
+      long deadline = System.currentTimeMillis() + timeoutMs;
+      List<LocatedStripedBlock> after;
+      while (true) {
+        if (t1 == 0 && isDead(victim)) {
+          t1 = System.nanoTime();
+          progress.accept(String.format("%s: NameNode declared %s dead after %.1f s; reconstruction runs", scenario,
+              victim.name(), (t1 - t0) / 1e9));
+        }
+        if (t1 != 0) {
+          after = locations(file);
+          if (complete(after, policy, victim) && healthy()) {
+            break;
+          }
+        }
+        if (System.currentTimeMillis() > deadline) {
+          throw new IOException(scenario + ": the NameNode still reports missing or low-redundancy blocks after "
+              + timeoutMs / 1000 + " s (logs: " + cluster.logDir() + ")");
+        }
+        Thread.sleep(100);
+      }
+      long t2 = System.nanoTime();
+      NodeCounters delta = cluster.counters().since(countersBefore);
+      DataNodeJmx.Tasks done = tasks(victim).minus(tasksBefore);
+      progress.accept(String.format("%s: all %d blocks rebuilt %.1f s after the NameNode noticed; verifying them",
+          scenario, lost.size(), (t2 - t1) / 1e9));
+      List<LostBlock> rebuilt = verify(after, lost, originals, victim);
+      double theory = theory(policy, lost, done);
+      return new Result(scenario, policy.getName(), groups, blockSize, victim.name(), rebuilt, (t1 - t0) / 1e9,
+          (t2 - t1) / 1e9, (t2 - t0) / 1e9, delta.nodes(), done.plugin(), done.all(), theory,
+          repairBlocks(delta, victim, rebuilt.size(), blockSize), maxLoad(delta, rebuilt, blockSize));
+    } finally {
+      fs.delete(file.getParent(), true);
+      progress.accept(scenario + ": restarting " + victim.name() + " with an empty data directory");
+      cluster.startDataNode(victim.name(), true);
+    }
+  }
+
+  /** The IP holding the most internal blocks of the file (ties: the lowest DataNode number). */
+  static String mostLoaded(List<LocatedStripedBlock> groups) {
+    Map<String, Integer> count = new TreeMap<>();
+    for (LocatedStripedBlock g : groups) {
+      for (DatanodeInfo d : g.getLocations()) {
+        count.merge(d.getIpAddr(), 1, Integer::sum);
+      }
+    }
+    return count.entrySet().stream()
+        .max(Comparator.<Map.Entry<String, Integer>>comparingInt(Map.Entry::getValue)
+            .thenComparing(e -> -lastOctet(e.getKey())))
+        .orElseThrow(() -> new IllegalStateException("the file has no blocks")).getKey();
+  }
+
+  private static int lastOctet(String ip) {
+    return Integer.parseInt(ip.substring(ip.lastIndexOf('.') + 1));
+  }
+
+  private static String indices(List<int[]> lost) {
+    Map<Integer, Integer> byIndex = new TreeMap<>();
+    lost.forEach(l -> byIndex.merge(l[1], 1, Integer::sum));
+    StringBuilder s = new StringBuilder("(index x count: ");
+    byIndex.forEach((i, c) -> s.append(i).append('x').append(c).append(' '));
+    return s.toString().strip() + ")";
+  }
+
+  private DataNodeJmx.Tasks tasks(Node victim) throws IOException {
+    DataNodeJmx.Tasks sum = new DataNodeJmx.Tasks(0, 0);
+    for (Node n : cluster.dataNodes()) {
+      if (!n.equals(victim)) {
+        sum = sum.plus(DataNodeJmx.tasks(n.ip()));
+      }
+    }
+    return sum;
+  }
+
+  private boolean isDead(Node victim) throws IOException {
+    for (DatanodeInfo d : fs.getClient().datanodeReport(DatanodeReportType.DEAD)) {
+      if (d.getIpAddr().equals(victim.ip())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private List<LocatedStripedBlock> locations(Path file) throws IOException {
+    List<LocatedBlock> l = fs.getClient().getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).getLocatedBlocks();
+    return l.stream().map(b -> (LocatedStripedBlock) b).toList();
+  }
+
+  /** Whether every group lists all n internal blocks on nodes other than the victim. */
+  static boolean complete(List<LocatedStripedBlock> groups, ErasureCodingPolicy policy, Node victim) {
+    int n = policy.getNumDataUnits() + policy.getNumParityUnits();
+    for (LocatedStripedBlock g : groups) {
+      boolean[] seen = new boolean[n];
+      int count = 0;
+      for (int j = 0; j < g.getBlockIndices().length; j++) {
+        int index = g.getBlockIndices()[j];
+        if (!g.getLocations()[j].getIpAddr().equals(victim.ip()) && !seen[index]) {
+          seen[index] = true;
+          count++;
+        }
+      }
+      if (count < n) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean healthy() throws IOException {
+    ECBlockGroupStats s = fs.getClient().getNamenode().getECBlockGroupStats();
+    return s.getLowRedundancyBlockGroups() == 0 && s.getMissingBlockGroups() == 0;
+  }
+
+  /**
+   * Every listed replica of each lost index is compared with the original; one that vanished
+   * meanwhile (an excess copy the NameNode deleted) is skipped, a different one fails.
+   */
+  private List<LostBlock> verify(List<LocatedStripedBlock> after, List<int[]> lost, Map<String, String> originals,
+                                 Node victim) throws IOException {
+    List<LostBlock> out = new ArrayList<>();
+    for (int[] l : lost) {
+      LocatedStripedBlock g = after.get(l[0]);
+      long id = g.getBlock().getBlockId() + l[1];
+      String holder = null;
+      int matched = 0;
+      int differed = 0;
+      for (int j = 0; j < g.getBlockIndices().length; j++) {
+        if (g.getBlockIndices()[j] != l[1] || g.getLocations()[j].getIpAddr().equals(victim.ip())) {
+          continue;
+        }
+        String node = cluster.dataNodeAt(g.getLocations()[j].getIpAddr()).name();
+        java.util.Optional<java.nio.file.Path> f = BlockFiles.find(cluster.dataDir(node), id);
+        if (f.isPresent()) {
+          if (BlockFiles.digest(f.get()).equals(originals.get(l[0] + "/" + l[1]))) {
+            matched++;
+            holder = holder == null ? node : holder;
+          } else {
+            differed++;
+            progress.accept("rebuilt replica blk_" + id + " (group " + l[0] + ", index " + l[1] + ") on " + node
+                + " differs from the original");
+          }
+        }
+      }
+      out.add(new LostBlock(l[0], l[1], id, holder, matched > 0 && differed == 0));
+    }
+    return out;
+  }
+
+  /**
+   * The code's cost of what was actually lost, per rebuilt block, for the engine that ran:
+   * the plugin's best repair graph, or k blocks for HDFS's own reconstruction.
+   */
+  static double theory(ErasureCodingPolicy policy, List<int[]> lost, DataNodeJmx.Tasks tasks) {
+    double pluginShare = tasks.all() == 0 ? 0 : Math.min(1.0, (double) tasks.plugin() / tasks.all());
+    double sum = 0;
+    for (int[] l : lost) {
+      sum += pluginShare * RepairTheory.blocksRead(policy.getName(), l[1])
+          + (1 - pluginShare) * RepairTheory.stockBlocksRead(policy.getName());
+    }
+    return sum / lost.size();
+  }
+
+  /** Bytes every surviving DataNode received, per rebuilt block, in blocks. */
+  static double repairBlocks(NodeCounters delta, Node victim, int rebuilt, long blockBytes) {
+    long rx = 0;
+    for (Map.Entry<String, NodeCounters.Bytes> e : delta.nodes().entrySet()) {
+      if (e.getKey().startsWith("dn") && !e.getKey().equals(victim.name())) {
+        rx += e.getValue().rx();
+      }
+    }
+    return rebuilt == 0 ? 0 : (double) rx / rebuilt / blockBytes;
+  }
+
+  /** The busiest rebuilding node: what it received per block it rebuilt, in blocks. */
+  static double maxLoad(NodeCounters delta, List<LostBlock> rebuilt, long blockBytes) {
+    Map<String, Integer> per = new HashMap<>();
+    rebuilt.stream().filter(b -> b.rebuiltOn() != null).forEach(b -> per.merge(b.rebuiltOn(), 1, Integer::sum));
+    double max = 0;
+    for (Map.Entry<String, Integer> e : per.entrySet()) {
+      max = Math.max(max, (double) delta.get(e.getKey()).rx() / e.getValue() / blockBytes);
+    }
+    return max;
+  }
+}

@@ -1,0 +1,77 @@
+package io.ecrepair.bench.cluster;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Bytes received and sent by every node's interface ({@code /sys/class/net/eth0/statistics}
+ * inside its namespace), as {@code cluster.sh counters} prints them: one "name rx tx" a line.
+ */
+public final class NodeCounters {
+  /** One node's counters (or the difference of two readings). */
+  public record Bytes(long rx, long tx) {}
+
+  private final Map<String, Bytes> nodes;
+
+  private NodeCounters(Map<String, Bytes> nodes) {
+    this.nodes = Collections.unmodifiableMap(nodes);
+  }
+
+  public static NodeCounters parse(String text) {
+    Map<String, Bytes> m = new LinkedHashMap<>();
+    for (String line : text.split("\n")) {
+      String t = line.strip();
+      if (t.isEmpty()) {
+        continue;
+      }
+      String[] f = t.split("\\s+");
+      if (f.length != 3) {
+        throw new IllegalArgumentException("not a counters line (name rx tx): '" + t + "'");
+      }
+      try {
+        m.put(f[0], new Bytes(Long.parseLong(f[1]), Long.parseLong(f[2])));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("not a counters line (name rx tx): '" + t + "'", e);
+      }
+    }
+    return new NodeCounters(m);
+  }
+
+  /** What each node received and sent since {@code before} (nodes present in both). */
+  public NodeCounters since(NodeCounters before) {
+    Map<String, Bytes> m = new LinkedHashMap<>();
+    nodes.forEach((name, now) -> {
+      Bytes then = before.nodes.get(name);
+      if (then != null) {
+        m.put(name, new Bytes(now.rx() - then.rx(), now.tx() - then.tx()));
+      }
+    });
+    return new NodeCounters(m);
+  }
+
+  public Map<String, Bytes> nodes() {
+    return nodes;
+  }
+
+  public Bytes get(String node) {
+    Bytes b = nodes.get(node);
+    if (b == null) {
+      throw new IllegalArgumentException("no counters for node " + node);
+    }
+    return b;
+  }
+
+  /** Sum over the DataNodes (names dn0, dn1, ...). */
+  public Bytes dataNodeTotal() {
+    long rx = 0;
+    long tx = 0;
+    for (Map.Entry<String, Bytes> e : nodes.entrySet()) {
+      if (e.getKey().startsWith("dn")) {
+        rx += e.getValue().rx();
+        tx += e.getValue().tx();
+      }
+    }
+    return new Bytes(rx, tx);
+  }
+}

@@ -1,0 +1,202 @@
+package io.ecrepair.cli;
+
+import io.ecrepair.bench.cluster.ClusterBenchmark;
+import io.ecrepair.bench.cluster.ClusterOptions;
+import io.ecrepair.bench.cluster.ClusterReport;
+import io.ecrepair.bench.cluster.Scenario;
+import io.ecrepair.demo.Demo;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "cluster", mixinStandardHelpOptions = true,
+    description = {"The repair race on a real multi-process HDFS with shaped links (needs root: network namespaces "
+        + "and tc). Starts a NameNode and --datanodes DataNodes (hadoop-ec-repair's plugin on each) as separate JVMs, "
+        + "each DataNode in its own network namespace with tbf on its uplink and downlink, and for every scenario: "
+        + "writes --groups full block groups, kills the DataNode holding the most internal blocks and times the "
+        + "NameNode-driven reconstruction (from the NameNode declaring the node dead until it reports nothing "
+        + "low-redundancy or missing), compares every rebuilt replica with the original, and counts the bytes "
+        + "every node sent and received on its interface; then degraded reads of one lost data block from a "
+        + "client namespace. Prints tables (or --json), the issue's bars, and PNG charts. Everything it made is "
+        + "torn down at the end, on failure and on Ctrl-C.",
+        "Scenarios: POLICY or RS-...+plugin (the DataNodes restarted with ecrepair.datanode.rebuild.rs=true)."})
+final class ClusterBenchCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--datanodes", defaultValue = "17", description = "DataNodes (default ${DEFAULT-VALUE}: LRC's 16 "
+      + "blocks and a spare).")
+  int dataNodes;
+
+  @Option(names = "--rate", defaultValue = "100", description = "Each DataNode's uplink and downlink, Mbit/s "
+      + "(default ${DEFAULT-VALUE}).")
+  int rate;
+
+  @Option(names = "--client-rate", description = "The degraded-read client's link, Mbit/s (default: --rate).")
+  Integer clientRate;
+
+  @Option(names = "--racks", defaultValue = "0", description = "Racks behind a router (0 = one flat network; "
+      + "default ${DEFAULT-VALUE}).")
+  int racks;
+
+  @Option(names = "--rack-rate", defaultValue = "50", description = "Each rack gateway's rate, Mbit/s (default "
+      + "${DEFAULT-VALUE}).")
+  int rackRate;
+
+  @Option(names = "--block-size", defaultValue = "16m", description = "HDFS block size (k, m suffixes; default "
+      + "${DEFAULT-VALUE}); a multiple of every policy's cell size.")
+  String blockSize;
+
+  @Option(names = "--groups", defaultValue = "20", description = "Block groups written per recovery scenario "
+      + "(default ${DEFAULT-VALUE}).")
+  int groups;
+
+  @Option(names = "--scenarios", defaultValue = Scenario.DEFAULTS, split = ",",
+      description = "Scenarios in order (default ${DEFAULT-VALUE}).")
+  List<String> scenarios;
+
+  @Option(names = "--no-degraded-read", description = "Skip the degraded reads.")
+  boolean noDegradedRead;
+
+  @Option(names = "--policy-file", description = "Policies to add (default: the shipped conf/user_ec_policies.xml).")
+  Path policyFile;
+
+  @Option(names = "--scripts", description = "Directory of cluster.sh (default: dev-support/cluster next to the "
+      + "distribution).")
+  Path scripts;
+
+  @Option(names = "--state", description = "Working directory for confs, data and logs (default: a new one under "
+      + "/tmp); its logs stay after the run.")
+  Path state;
+
+  @Option(names = "--timeout", defaultValue = "900", description = "Seconds one recovery may take (default "
+      + "${DEFAULT-VALUE}).")
+  int timeoutSeconds;
+
+  @Option(names = "--heap", defaultValue = "512m", description = "Heap of each NameNode/DataNode JVM (default "
+      + "${DEFAULT-VALUE}).")
+  String heap;
+
+  @Option(names = "--png-prefix", defaultValue = "ec-repair-bench-cluster",
+      description = "Charts are written as PREFIX-*.png (default ${DEFAULT-VALUE}).")
+  String pngPrefix;
+
+  @Mixin
+  JsonOption json;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    long start = System.nanoTime();
+    ClusterOptions cluster = new ClusterOptions(dataNodes, racks, rate, rackRate, clientRate == null ? rate : clientRate,
+        parseSize(blockSize), heap, Map.of());
+    ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster,
+        Scenario.parseList(String.join(",", scenarios)), groups, !noDegradedRead,
+        policyFile != null ? policyFile.toAbsolutePath() : Demo.defaultPolicyFile(), script(),
+        state != null ? state.toAbsolutePath()
+            : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-cluster-" + ProcessHandle.current().pid()),
+        timeoutSeconds * 1000L);
+    err.println("bench cluster: state, confs and JVM logs in " + settings.stateDir());
+    err.flush();
+    ClusterBenchmark.Report report;
+    try (ProgressLine line = new ProgressLine(err, "writing", 1)) {
+      long[] lastDraw = {0};
+      report = new ClusterBenchmark(settings, msg -> {
+        line.close();
+        long s = (System.nanoTime() - start) / 1_000_000_000L;
+        err.printf(Locale.ROOT, "bench cluster [%d:%02d] %s%n", s / 60, s % 60, msg);
+        err.flush();
+      }, written -> {
+        // a live byte count while a file is written (terminals only; logs get the step lines above)
+        long now = System.nanoTime();
+        if (now - lastDraw[0] > 500_000_000L) {
+          lastDraw[0] = now;
+          line.status(String.format(Locale.ROOT, "writing: %d MiB", written >> 20));
+        }
+      }).run();
+    }
+    ClusterReport r = new ClusterReport(report);
+    List<Path> charts = r.writeCharts(pngPrefix);
+    PrintWriter out = spec.commandLine().getOut();
+    if (json.enabled) {
+      JsonOutput.print(out, r.json(charts));
+    } else {
+      out.printf(Locale.ROOT, "%d DataNodes, links %d Mbit/s (client %d), racks %d, blocks %d MiB, %d groups per "
+              + "scenario; NameNode: heartbeat 1 s, dead after 11 s, redundancy monitor every 1 s%n%n",
+          cluster.dataNodes(), cluster.rateMbit(), cluster.clientRateMbit(), cluster.racks(), cluster.blockSize() >> 20,
+          groups);
+      out.println("Full-node recovery (repair s = from the NameNode declaring the node dead to nothing "
+          + "low-redundancy; recv/block = bytes all DataNodes received per rebuilt block, in blocks; max load = the "
+          + "busiest rebuilding node's bytes received per block it rebuilt):");
+      print(out, r.recoveries());
+      out.println();
+      out.println("Bytes per node during each recovery (interface counters in the namespaces):");
+      print(out, r.nodeBytes());
+      if (!report.reads().isEmpty()) {
+        out.println();
+        out.println("Degraded read of one whole lost data block from the client namespace (fetched = bytes the "
+            + "client's interface received, in blocks):");
+        print(out, r.reads());
+      }
+      out.println();
+      out.println("Bars:");
+      print(out, r.bars());
+      for (String n : report.notes()) {
+        out.println("note: " + n);
+      }
+      for (Path p : charts) {
+        out.println("chart: " + p.toAbsolutePath());
+      }
+      out.flush();
+    }
+    boolean verified = report.recoveries().stream().allMatch(x -> x.verified())
+        && report.reads().stream().allMatch(x -> x.verified());
+    if (!verified) {
+      err.println("bench cluster: a rebuilt block or a degraded read did not match the original data");
+    }
+    return verified ? 0 : EcRepairCli.FAILED;
+  }
+
+  private static void print(PrintWriter out, ClusterReport.Rows rows) {
+    Table t = new Table(rows.header().toArray(new String[0]));
+    rows.rows().forEach(row -> t.row(row.toArray()));
+    t.print(out);
+  }
+
+  private Path script() {
+    if (scripts != null) {
+      return scripts.toAbsolutePath().resolve("cluster.sh");
+    }
+    String home = System.getProperty("ecrepair.home");
+    Path base = home != null ? Path.of(home).toAbsolutePath().getParent() : Path.of("").toAbsolutePath();
+    return base.resolve("dev-support").resolve("cluster").resolve("cluster.sh");
+  }
+
+  static long parseSize(String s) {
+    String t = s.strip().toLowerCase(Locale.ROOT);
+    long mult = 1;
+    if (t.endsWith("k")) {
+      mult = 1024;
+    } else if (t.endsWith("m")) {
+      mult = 1024 * 1024;
+    }
+    try {
+      long v = Long.parseLong(mult == 1 ? t : t.substring(0, t.length() - 1)) * mult;
+      if (v <= 0) {
+        throw new NumberFormatException();
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a size: '" + s + "' (e.g. 16m, 1024k)");
+    }
+  }
+}

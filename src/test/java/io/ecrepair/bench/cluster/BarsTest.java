@@ -1,0 +1,93 @@
+package io.ecrepair.bench.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BarsTest {
+  static FullNodeRecovery.Result recovery(String scenario, String policy, double repairSeconds, double measured,
+                                          double theory, long plugin, long all) {
+    Map<String, NodeCounters.Bytes> bytes = new LinkedHashMap<>();
+    bytes.put("dn0", new NodeCounters.Bytes(0, 0));
+    bytes.put("dn1", new NodeCounters.Bytes(100L << 20, 5L << 20));
+    return new FullNodeRecovery.Result(scenario, policy, 20, 16L << 20, "dn0",
+        List.of(new FullNodeRecovery.LostBlock(0, 3, 1003, "dn1", true)), 11.0, repairSeconds, 11.0 + repairSeconds,
+        bytes, plugin, all, theory, measured, measured);
+  }
+
+  static DegradedRead.Result read(String policy, String client, double seconds) {
+    return new DegradedRead.Result(policy, policy, client, "fs", 16L << 20, 1.4, 17L << 20, seconds, 170L << 20, true,
+        10);
+  }
+
+  @Test
+  void speedupsAgainstStockRsAndBytesAgainstTheory() {
+    List<FullNodeRecovery.Result> rs = List.of(
+        recovery("RS-10-4-1024k", "RS-10-4-1024k", 30, 10.2, 10, 0, 18),
+        recovery("RS-10-4-1024k+plugin", "RS-10-4-1024k", 10, 10.2, 10, 0, 18),
+        recovery("CLAY-10-4-1024k", "CLAY-10-4-1024k", 10, 3.5, 3.25, 18, 18),
+        recovery("LRC-L2-12-4-1024k", "LRC-L2-12-4-1024k", 20, 6.1, 6, 18, 18));
+    List<Bars.Bar> bars = Bars.check(rs, List.of(read("RS-10-4-1024k", "stock", 14),
+        read("CLAY-10-4-1024k", "ec-repair", 5)));
+    Bars.Bar clay = bars.get(0);
+    assertEquals(3.0, clay.measured(), 1e-9, "against the stock RS run, not the +plugin one");
+    assertTrue(clay.pass());
+    Bars.Bar lrc = bars.get(1);
+    assertEquals(1.5, lrc.measured(), 1e-9);
+    assertFalse(lrc.pass());
+    Bars.Bar clayBytes = bars.stream().filter(b -> b.name().endsWith("CLAY-10-4-1024k")).findFirst().orElseThrow();
+    assertFalse(clayBytes.pass(), "3.5 is 7.7% over 3.25");
+    Bars.Bar rsBytes = bars.stream().filter(b -> b.name().endsWith(", RS-10-4-1024k")).findFirst().orElseThrow();
+    assertTrue(rsBytes.pass());
+    Bars.Bar degraded = bars.get(bars.size() - 1);
+    assertEquals(5.0 / 14, degraded.measured(), 1e-9);
+    assertTrue(degraded.pass());
+  }
+
+  @Test
+  void missingResultsAreNotMeasuredNeverPassed() {
+    List<Bars.Bar> bars = Bars.check(List.of(recovery("CLAY-10-4-1024k", "CLAY-10-4-1024k", 10, 3.25, 3.25, 1, 1)),
+        List.of());
+    assertNull(bars.get(0).pass());
+    assertEquals("not measured", bars.get(0).result());
+    assertNull(bars.get(bars.size() - 1).pass());
+  }
+
+  @Test
+  void engineFromTaskCounters() {
+    assertEquals("hdfs", recovery("a", "RS-6-3-1024k", 1, 1, 1, 0, 4).engine());
+    assertEquals("ec-repair", recovery("a", "RS-6-3-1024k", 1, 1, 1, 4, 4).engine());
+    assertEquals("mixed", recovery("a", "RS-6-3-1024k", 1, 1, 1, 2, 4).engine());
+    assertEquals("none", recovery("a", "RS-6-3-1024k", 1, 1, 1, 0, 0).engine());
+  }
+
+  @Test
+  void jsonHasTheBenchShape() throws Exception {
+    FullNodeRecovery.Result r = recovery("CLAY-10-4-1024k", "CLAY-10-4-1024k", 10, 3.3, 3.25, 1, 1);
+    ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(
+        new ClusterOptions(17, 0, 100, 50, 100, 16L << 20, "512m", Map.of()),
+        Scenario.parseList("CLAY-10-4-1024k"), 20, true, java.nio.file.Path.of("p.xml"),
+        java.nio.file.Path.of("cluster.sh"), java.nio.file.Path.of("/tmp/x"), 1000);
+    ClusterBenchmark.Report report = new ClusterBenchmark.Report(settings, List.of(r),
+        List.of(read("RS-10-4-1024k", "stock", 14)), List.of("a note"), Bars.check(List.of(r), List.of()));
+    var json = new ObjectMapper().valueToTree(new ClusterReport(report).json(List.of()));
+    var first = json.path("results").get(0);
+    for (String key : List.of("suite", "codec", "k", "m", "op", "impl", "threads", "cellBytes", "mbPerSec")) {
+      assertTrue(first.has(key), key);
+    }
+    assertEquals("cluster", first.path("suite").asText());
+    assertEquals("ec-repair-plugin", first.path("impl").asText());
+    assertEquals(16.0 * (1 << 20) / 10 / 1e6, first.path("mbPerSec").asDouble(), 1e-9);
+    assertEquals(100L << 20, first.path("nodes").path("dn1").path("rxBytes").asLong());
+    assertEquals("degraded-read", json.path("results").get(1).path("op").asText());
+    assertEquals("hdfs-stock-client", json.path("results").get(1).path("impl").asText());
+    assertEquals("a note", json.path("notes").get(0).asText());
+  }
+}
