@@ -119,14 +119,18 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
     return dfsClient;
   }
 
-  /** Whether the stream (or the client's dead-node detector) gave up on {@code node}. */
+  /**
+   * Whether the stream gave up on {@code node}, or the client's dead-node detector did
+   * ({@code dfs.client.deadnode.detection.enabled}: then streams share what they learn).
+   */
   public boolean isDead(DatanodeInfo node) {
-    return deadNodesContain(node);
+    return dfsClient.isDeadNode(this, node);
   }
 
-  /** Marks {@code node} dead for this stream, as HDFS's readers do when a read from it fails. */
+  /** Marks {@code node} dead for this stream (and the detector), as HDFS's readers do when a read from it fails. */
   public void markDead(DatanodeInfo node) {
     addToLocalDeadNodes(node);
+    dfsClient.addNodeToDeadNodeDetector(this, node);
   }
 
   /** The block group at {@code groupStart} fetched again from the NameNode (new locations and tokens). */
