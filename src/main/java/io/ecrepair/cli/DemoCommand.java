@@ -23,7 +23,9 @@ import picocli.CommandLine.Model.CommandSpec;
         + "and one of half its rows), the DataNode holding internal block 0 stopped, the NameNode-driven reconstruction "
         + "waited for, every internal block compared byte for byte and the file read back.",
         "Prints per rebuilt block the bytes its repair read (and as a multiple of the block), the repair time and "
-        + "whether it was verified. Clay, Butterfly and LRC are rebuilt by the plugin, RS by HDFS itself."})
+        + "whether it was verified. Clay, Butterfly and LRC are rebuilt by the plugin, RS by HDFS itself.",
+        "Before the DataNode stops and right after (before reconstruction), block 0 is read through the client "
+        + "FileSystem (fs.hdfs.impl): bytes fetched per degraded MiB, throughput healthy vs degraded."})
 final class DemoCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -87,6 +89,18 @@ final class DemoCommand implements Callable<Integer> {
             String.format(Locale.ROOT, "%.3f", r.seconds()), r.verified() ? "yes" : "NO");
       }
       t.print(out);
+      if (!run.degradedReads().isEmpty()) {
+        Table d = new Table("degraded read of", "rebuilt by", "bytes returned", "bytes fetched", "per degraded MiB",
+            "healthy MB/s", "degraded MB/s", "verified");
+        for (MiniClusterRepairs.DegradedRead r : run.degradedReads()) {
+          d.row(r.blocks(), r.path().equals("hdfs") ? "HDFS (stock)" : "ec-repair client",
+              r.degraded().bytesReturned(), r.degraded().bytesFetched(),
+              String.format(Locale.ROOT, "%.2f MiB", r.degraded().fetchedPerReturned()),
+              String.format(Locale.ROOT, "%.1f", r.healthy().mbPerSec()),
+              String.format(Locale.ROOT, "%.1f", r.degraded().mbPerSec()), r.verified() ? "yes" : "NO");
+        }
+        d.print(out);
+      }
       out.println();
     }
   }
@@ -113,8 +127,22 @@ final class DemoCommand implements Callable<Integer> {
       p.put("blockSize", run.blockSize());
       p.put("fileVerified", run.fileVerified());
       p.put("repairs", repairs);
-      // Degraded reads need the client FileSystem (issue #8); none are run yet.
-      p.put("degradedReads", List.of());
+      List<Object> reads = new ArrayList<>();
+      for (MiniClusterRepairs.DegradedRead r : run.degradedReads()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("blocks", r.blocks());
+        m.put("path", r.path());
+        m.put("bytesFetched", r.degraded().bytesFetched());
+        m.put("bytesReturned", r.degraded().bytesReturned());
+        m.put("seconds", r.degraded().seconds());
+        m.put("verified", r.verified());
+        m.put("fetchedPerReturned", r.degraded().fetchedPerReturned());
+        m.put("cellsRebuilt", r.degraded().cellsRebuilt());
+        m.put("healthyBytesFetched", r.healthy().bytesFetched());
+        m.put("healthySeconds", r.healthy().seconds());
+        reads.add(m);
+      }
+      p.put("degradedReads", reads);
       policies.add(p);
     }
     Map<String, Object> m = new LinkedHashMap<>();

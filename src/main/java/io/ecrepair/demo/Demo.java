@@ -18,7 +18,9 @@ import org.apache.hadoop.io.erasurecode.ECSchema;
  * For each policy one file (a full block group and one of half its rows), the DataNode holding its
  * internal block 0 stopped, the NameNode-driven reconstruction waited for and every internal
  * block compared with the original, the file read back; per rebuilt block, what the repair
- * read and how long it took. Our policies are rebuilt by the plugin; RS by HDFS itself.
+ * read and how long it took. Our policies are rebuilt by the plugin; RS by HDFS itself. Before
+ * the DataNode stops and right after (before the reconstruction), block 0 is read through the
+ * client FileSystem: what a degraded read fetches and how fast it is, healthy vs degraded.
  */
 public final class Demo {
   /** Fails with what to do when Hadoop's MiniDFSCluster (test jars) is not on the classpath. */
@@ -91,7 +93,8 @@ public final class Demo {
 
   public List<MiniClusterRepairs.PolicyRun> run() throws Exception {
     List<MiniClusterRepairs.PolicyRun> runs = new ArrayList<>();
-    try (MiniClusterRepairs cluster = new MiniClusterRepairs(dataNodes(), new Configuration(false), progress)) {
+    try (MiniClusterRepairs cluster = new MiniClusterRepairs(dataNodes(), new Configuration(false), progress)
+        .withDegradedReads(true)) {
       long seed = 1;
       for (ErasureCodingPolicy p : policies) {
         ErasureCodingPolicy enabled = cluster.enable(p);

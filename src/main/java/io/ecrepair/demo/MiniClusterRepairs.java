@@ -55,11 +55,28 @@ public final class MiniClusterRepairs implements AutoCloseable {
     }
   }
 
+  /**
+   * Reading the cells of the lost data blocks ({@code blocks}: "g<group>:<index> ...") through the
+   * client FileSystem: while readable, and right after their DataNode stopped (before
+   * reconstruction); {@code path} says who rebuilt the cells
+   * ({@code ec-repair} or HDFS's decoder for policies we do not own).
+   */
+  public record DegradedRead(String blocks, String path, DegradedReadProbe.Result healthy,
+                             DegradedReadProbe.Result degraded) {
+    /** Equal bytes, and really degraded: our path rebuilt cells, or HDFS fetched more than it returned. */
+    public boolean verified() {
+      boolean reallyDegraded = path.equals("ec-repair") ? degraded.cellsRebuilt() > 0
+          : degraded.bytesFetched() > degraded.bytesReturned();
+      return healthy.equal() && degraded.equal() && reallyDegraded;
+    }
+  }
+
   /** What one policy's run did. */
   public record PolicyRun(String policy, long fileLength, long blockSize, List<Repair> repairs, boolean fileVerified,
-                          double wallSeconds) {
+                          double wallSeconds, List<DegradedRead> degradedReads) {
     public boolean verified() {
-      return fileVerified && !repairs.isEmpty() && repairs.stream().allMatch(Repair::verified);
+      return fileVerified && !repairs.isEmpty() && repairs.stream().allMatch(Repair::verified)
+          && degradedReads.stream().allMatch(DegradedRead::verified);
     }
   }
 
@@ -68,6 +85,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
   private final MiniDFSCluster cluster;
   private final DistributedFileSystem fs;
   private final Consumer<String> progress;
+  private boolean degradedReads;
 
   /**
    * The configuration of an in-process HDFS with the ec-repair DataNode plugin, whose
@@ -116,6 +134,12 @@ public final class MiniClusterRepairs implements AutoCloseable {
         deleteTree(baseDir);
       }
     }
+  }
+
+  /** Also read the lost block through the client FileSystem, before and right after its DataNode stops. */
+  public MiniClusterRepairs withDegradedReads(boolean on) {
+    this.degradedReads = on;
+    return this;
   }
 
   public DistributedFileSystem fileSystem() {
@@ -190,11 +214,44 @@ public final class MiniClusterRepairs implements AutoCloseable {
     }
     ReconstructionLog.clear();
     DataNode dn = dataNode(victim);
+    DegradedReadProbe probe = new DegradedReadProbe(conf, fs.getUri(), false);
+    Map<Integer, Integer> lostData = new HashMap<>(); // group -> the data block the stopped DataNode held
+    for (String key : lost) {
+      String[] gi = key.split("/");
+      if (Integer.parseInt(gi[1]) < policy.getNumDataUnits()) {
+        lostData.put(Integer.parseInt(gi[0]), Integer.parseInt(gi[1]));
+      }
+    }
+    boolean probeReads = degradedReads && !lostData.isEmpty();
+    DegradedReadProbe.Result healthy = probeReads ? probe.readBlocks(file, policy, blockSize, data, lostData) : null;
     progress.accept(policy.getName() + ": stopping DataNode " + victim.getXferAddr() + " (it held internal blocks "
-        + lost + "); waiting for the NameNode-driven reconstruction");
-    MiniDFSCluster.DataNodeProperties stopped = cluster.stopDataNode(victim.getXferAddr());
-    cluster.setDataNodeDead(dn.getDatanodeId());
+        + lost + "); " + (probeReads ? "reading its data blocks degraded, then " : "")
+        + "waiting for the NameNode-driven reconstruction");
+    List<DegradedRead> reads = new ArrayList<>();
+    MiniDFSCluster.DataNodeProperties[] stoppedRef = new MiniDFSCluster.DataNodeProperties[1];
+    DatanodeInfo gone = victim;
+    DegradedReadProbe.AfterOpen stop = in -> {
+      stoppedRef[0] = cluster.stopDataNode(gone.getXferAddr());
+      cluster.setDataNodeDead(dn.getDatanodeId());
+      // The NameNode's reconstruction may finish within a second; a stream opened before the stop
+      // keeps the locations it opened with, and learns of the death as a stream does from its first
+      // failed connection (HDFS's own stream, for RS, finds out by itself).
+      if (in != null && in.getWrappedStream() instanceof org.apache.hadoop.hdfs.EcRepairStripedInputStream s) {
+        s.markDead(gone);
+      }
+    };
+    DegradedReadProbe.Result degraded = null;
+    if (probeReads) {
+      degraded = probe.readBlocks(file, policy, blockSize, data, lostData, stop);
+    } else {
+      stop.run(null);
+    }
+    MiniDFSCluster.DataNodeProperties stopped = stoppedRef[0];
     try {
+      if (probeReads) {
+        reads.add(new DegradedRead(describe(lostData), io.ecrepair.hdfs.client.ClientPolicies.owns(policy)
+            ? "ec-repair" : "hdfs", healthy, degraded));
+      }
       long deadline = System.currentTimeMillis() + timeoutMs;
       List<LocatedBlock> now;
       while (true) {
@@ -237,13 +294,69 @@ public final class MiniClusterRepairs implements AutoCloseable {
       }
       repairs.sort(Comparator.comparingInt(Repair::group).thenComparingInt(Repair::lostIndex));
       return new PolicyRun(policy.getName(), fileLength, blockSize, repairs, fileOk,
-          (System.nanoTime() - start) / 1e9);
+          (System.nanoTime() - start) / 1e9, reads);
     } finally {
       fs.delete(dir, true);
       progress.accept(policy.getName() + ": restarting DataNode " + victim.getXferAddr());
       cluster.restartDataNode(stopped, true);
       cluster.waitActive();
     }
+  }
+
+  /**
+   * Degraded reads alone (no reconstruction is waited for; run it on a cluster whose NameNode
+   * does not schedule any, e.g. a long {@code dfs.namenode.redundancy.interval.seconds}): writes
+   * {@code fileLength} bytes under {@code policy}, reads internal block {@code lostIndex}'s cells
+   * while it is readable, stops its DataNode, reads them again, cleans up. {@code stockClient}
+   * reads with HDFS's own FileSystem instead of ours.
+   */
+  public DegradedRead degradedRead(ErasureCodingPolicy policy, long blockSize, long fileLength, int lostIndex,
+                                   long seed, boolean stockClient, long timeoutMs) throws Exception {
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/" + policy.getName());
+    fs.mkdirs(dir);
+    fs.setErasureCodingPolicy(dir, policy.getName());
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "file");
+    progress.accept(policy.getName() + ": writing " + fileLength + " bytes");
+    byte[] data = randomBytes((int) fileLength, seed);
+    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 64 * 1024, (short) 1,
+        blockSize, null)) {
+      out.write(data);
+    }
+    List<LocatedBlock> groups = awaitReported(file, policy, timeoutMs);
+    LocatedStripedBlock group0 = (LocatedStripedBlock) groups.get(0);
+    DatanodeInfo victim = null;
+    for (int j = 0; j < group0.getBlockIndices().length; j++) {
+      if (group0.getBlockIndices()[j] == lostIndex) {
+        victim = group0.getLocations()[j];
+      }
+    }
+    if (victim == null) {
+      throw new IllegalArgumentException(policy.getName() + " has no internal block " + lostIndex + " in group 0");
+    }
+    DegradedReadProbe probe = new DegradedReadProbe(conf, fs.getUri(), stockClient);
+    progress.accept(policy.getName() + ": reading internal block " + lostIndex + " healthy, then with DataNode "
+        + victim.getXferAddr() + " stopped" + (stockClient ? " (HDFS's own client)" : ""));
+    Map<Integer, Integer> block = Map.of(0, lostIndex);
+    DegradedReadProbe.Result healthy = probe.readBlocks(file, policy, blockSize, data, block);
+    DataNode dn = dataNode(victim);
+    MiniDFSCluster.DataNodeProperties stopped = cluster.stopDataNode(victim.getXferAddr());
+    cluster.setDataNodeDead(dn.getDatanodeId());
+    try {
+      DegradedReadProbe.Result degraded = probe.readBlocks(file, policy, blockSize, data, block);
+      return new DegradedRead(describe(block), io.ecrepair.hdfs.client.ClientPolicies.owns(policy) && !stockClient
+          ? "ec-repair" : "hdfs", healthy, degraded);
+    } finally {
+      fs.delete(dir, true);
+      cluster.restartDataNode(stopped, true);
+      cluster.waitActive();
+    }
+  }
+
+  private static String describe(Map<Integer, Integer> blocks) {
+    StringBuilder b = new StringBuilder();
+    new java.util.TreeMap<>(blocks).forEach((g, i) -> b.append(b.length() == 0 ? "" : " ").append("g").append(g)
+        .append(":").append(i));
+    return b.toString();
   }
 
   /** Whether every group has every internal block it had, none on the stopped node. */

@@ -100,5 +100,7 @@ class VectorCodeStockReadTest {
       chain.append(t.getMessage()).append(" | ");
     }
     assertTrue(chain.toString().contains("hadoop-ec-repair"), "the error names what is needed: " + chain);
+    assertTrue(chain.toString().contains("fs.hdfs.impl=io.ecrepair.hdfs.client.EcRepairDistributedFileSystem"),
+        "the error names the client FileSystem setting that fixes the read: " + chain);
   }
 }

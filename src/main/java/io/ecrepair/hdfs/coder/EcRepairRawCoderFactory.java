@@ -64,8 +64,10 @@ public abstract class EcRepairRawCoderFactory implements RawErasureCoderFactory 
     return "hadoop-ec-repair: " + spec.codec().toUpperCase(Locale.ROOT) + "(" + spec.k() + "," + spec.m()
         + ") is a vector code (" + spec.subPacketization() + " sub-chunks per cell); HDFS's stock striped reader and "
         + "reconstructor decode partial cell ranges, which would give wrong bytes, so this decode is refused. "
-        + "Reading or rebuilding such files with a lost block needs hadoop-ec-repair's repair path: its client "
-        + "FileSystem (fs.hdfs.impl) and DataNode plugin (dfs.datanode.plugins); see its README.";
+        + "Reading such files with a lost block needs hadoop-ec-repair's client FileSystem "
+        + "(fs.hdfs.impl=io.ecrepair.hdfs.client.EcRepairDistributedFileSystem in core-site.xml, jar on the client "
+        + "classpath); rebuilding them needs its DataNode plugin "
+        + "(dfs.datanode.plugins=io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin); see its README.";
   }
 
   private static boolean isNative(RegionCoder coder) {

@@ -26,12 +26,24 @@ class DemoCliTest {
   @Test
   void demoRebuildsAndVerifiesEachPolicy() throws Exception {
     Run r = run("demo", "--policy", "CLAY-5-3-64k,RS-6-3-64k", "--cells-per-block", "4", "--json");
-    assertEquals(0, r.code(), r.err());
+    assertEquals(0, r.code(), r.err() + r.out());
     JsonNode j = new ObjectMapper().readTree(r.out());
     assertEquals(2, j.get("policies").size());
     for (JsonNode p : j.get("policies")) {
       assertTrue(p.get("fileVerified").asBoolean(), p.toString());
-      assertTrue(p.get("degradedReads").isArray());
+      // Block 0 read through the client FileSystem right after its DataNode stopped: CLAY-5-3 rebuilds
+      // each cell from d/q = 7/3 cells' worth of sub-chunks (ec-repair's client), RS-6-3 from k = 6 (HDFS).
+      assertEquals(1, p.get("degradedReads").size(), p.toString());
+      JsonNode read = p.get("degradedReads").get(0);
+      boolean ours = p.get("policy").asText().startsWith("CLAY");
+      assertTrue(read.get("verified").asBoolean(), read.toString());
+      assertEquals(ours ? "ec-repair" : "hdfs", read.get("path").asText());
+      assertTrue(read.get("bytesReturned").asLong() > 0, read.toString());
+      assertEquals(ours ? 7.0 / 3 : 6.0, read.get("fetchedPerReturned").asDouble(), 0.01, read.toString());
+      assertEquals(read.get("bytesReturned").asLong(), read.get("healthyBytesFetched").asLong(), read.toString());
+      if (ours) {
+        assertTrue(read.get("cellsRebuilt").asLong() > 0, read.toString());
+      }
       assertTrue(p.get("repairs").size() >= 1, p.toString());
       for (JsonNode repair : p.get("repairs")) {
         assertTrue(repair.get("verified").asBoolean(), repair.toString());
@@ -63,6 +75,13 @@ class DemoCliTest {
     Run r = run("bench", "reconstruction", "--help");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("--read-bandwidth"), r.out());
+  }
+
+  @Test
+  void benchDegradedReadHasHelp() {
+    Run r = run("bench", "degraded-read", "--help");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("--cells-per-block"), r.out());
   }
 
   @Test

@@ -1,0 +1,109 @@
+package io.ecrepair.hdfs.client;
+
+import java.io.InputStream;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.hdfs.EcRepairStripedInputStream;
+
+/**
+ * What degraded reads cost: bytes fetched from DataNodes by the degraded path (helper sub-chunks
+ * and the readable cells it served), bytes it returned to the reader, cells and rows rebuilt,
+ * helpers that failed, time spent. One per stream, plus the JVM-wide sum of every stream
+ * ({@link #total()}), e.g. for reads made through FsShell. Stock-path reads are not counted
+ * here (HDFS's ReadStatistics count both).
+ */
+public final class DegradedReadStats {
+  private static final DegradedReadStats TOTAL = new DegradedReadStats(null);
+
+  private final DegradedReadStats parent;
+  private final LongAdder bytesFetched = new LongAdder();
+  private final LongAdder bytesReturned = new LongAdder();
+  private final LongAdder cellsRebuilt = new LongAdder();
+  private final LongAdder rowsRebuilt = new LongAdder();
+  private final LongAdder helperFailures = new LongAdder();
+  private final LongAdder nanos = new LongAdder();
+
+  private DegradedReadStats(DegradedReadStats parent) {
+    this.parent = parent;
+  }
+
+  static DegradedReadStats forStream() {
+    return new DegradedReadStats(TOTAL);
+  }
+
+  /** Every degraded read of this JVM. */
+  public static DegradedReadStats total() {
+    return TOTAL;
+  }
+
+  /** The stats of a stream opened by {@link EcRepairDistributedFileSystem}, or null for any other stream. */
+  public static DegradedReadStats of(InputStream in) {
+    InputStream s = in instanceof FSDataInputStream f ? f.getWrappedStream() : in;
+    if (s instanceof EcRepairStripedInputStream e && e.degradedPath() instanceof DegradedReader r) {
+      return r.stats();
+    }
+    return null;
+  }
+
+  void fetched(long bytes) {
+    bytesFetched.add(bytes);
+    if (parent != null) {
+      parent.fetched(bytes);
+    }
+  }
+
+  void returned(long bytes, long elapsedNanos) {
+    bytesReturned.add(bytes);
+    nanos.add(elapsedNanos);
+    if (parent != null) {
+      parent.returned(bytes, elapsedNanos);
+    }
+  }
+
+  void rebuilt(int cells) {
+    cellsRebuilt.add(cells);
+    rowsRebuilt.increment();
+    if (parent != null) {
+      parent.rebuilt(cells);
+    }
+  }
+
+  void helperFailed() {
+    helperFailures.increment();
+    if (parent != null) {
+      parent.helperFailed();
+    }
+  }
+
+  public long bytesFetched() {
+    return bytesFetched.sum();
+  }
+
+  public long bytesReturned() {
+    return bytesReturned.sum();
+  }
+
+  /** Lost cells rebuilt (a cell row rebuilding two lost cells counts two). */
+  public long cellsRebuilt() {
+    return cellsRebuilt.sum();
+  }
+
+  /** Cell rows whose lost cells were rebuilt. */
+  public long rowsRebuilt() {
+    return rowsRebuilt.sum();
+  }
+
+  public long helperFailures() {
+    return helperFailures.sum();
+  }
+
+  public double seconds() {
+    return nanos.sum() / 1e9;
+  }
+
+  @Override
+  public String toString() {
+    return "fetched " + bytesFetched() + " returned " + bytesReturned() + " cells rebuilt " + cellsRebuilt()
+        + " rows " + rowsRebuilt() + " helper failures " + helperFailures();
+  }
+}

@@ -1,0 +1,472 @@
+package io.ecrepair.hdfs.client;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.codes.UndecodableException;
+import io.ecrepair.exec.CellRowRepair;
+import io.ecrepair.gf.Buffers;
+import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.hdfs.transfer.BlockRangeReader;
+import io.ecrepair.hdfs.transfer.RangeListener;
+import io.ecrepair.layout.StripedLayout;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.hadoop.hdfs.BlockMissingException;
+import org.apache.hadoop.hdfs.EcRepairStripedInputStream;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads byte ranges of a block group when some of its internal blocks cannot be read, one cell
+ * row at a time: the readable cells the reader asked for are read directly, and the lost cells
+ * it asked for are rebuilt with the code's cheapest repair ({@link CellRowRepair}, chosen by
+ * {@link HelperChoice}): Clay and Butterfly sub-chunk repair of a lost cell, an LRC local
+ * group, any k for RS-like patterns, a full decode when several blocks are gone.
+ *
+ * <p>A vector code (Clay, Butterfly) always rebuilds whole cells of the row's coding length
+ * (DESIGN.md section 3; a partial range would decode wrong), then copies out what was asked; a
+ * scalar code (LRC) rebuilds only the asked byte window of the lost cells. The last rebuilt row
+ * is kept, so a reader walking through a lost cell in small preads rebuilds it once.
+ *
+ * <p>Each unit's ranges of a row (what the reader wants plus what the repair needs, merged) go
+ * to its DataNode on one kept-alive connection ({@link BlockRangeReader}: HDFS's block read
+ * protocol with the block token, checksums verified), all units at once on the client's
+ * striped-read pool. A DataNode that fails is marked dead for the stream, as HDFS's readers do,
+ * and the row is planned again without it.
+ */
+final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
+  private static final Logger LOG = LoggerFactory.getLogger(DegradedReader.class);
+
+  private final EcRepairStripedInputStream stream;
+  private final CodeSpec spec;
+  private final ErasureCodingPolicy policy;
+  private final int k;
+  private final int n;
+  private final int cell;
+  private final long rowCapacity;
+  private final boolean vector;
+  private final DegradedReadStats stats = DegradedReadStats.forStream();
+  /** "internal block id@DataNode" -> its open reader; only the current group's are kept. */
+  private final Map<String, UnitReader> readers = new HashMap<>();
+  private final Map<DatanodeInfo, Integer> distances = new HashMap<>();
+  private long readersGroup = Long.MIN_VALUE;
+  private ByteBuffer[] cells;
+  private ByteBuffer[] rebuilt;
+  /** The rebuilt row kept in {@link #rebuilt}: group id, row, lost units, window of the cells. */
+  private long cachedGroup = Long.MIN_VALUE;
+  private int cachedRow;
+  private int[] cachedLost = new int[0];
+  private int cachedFrom;
+  private int cachedLength;
+
+  DegradedReader(EcRepairStripedInputStream stream) {
+    this.stream = stream;
+    this.policy = stream.policy();
+    this.spec = ClientPolicies.spec(policy);
+    this.k = policy.getNumDataUnits();
+    this.n = k + policy.getNumParityUnits();
+    this.cell = policy.getCellSize();
+    this.rowCapacity = (long) k * cell;
+    this.vector = spec.subPacketization() > 1;
+  }
+
+  DegradedReadStats stats() {
+    return stats;
+  }
+
+  @Override
+  public boolean needsRebuild(LocatedStripedBlock group, long start, long end) {
+    GroupUnits units = GroupUnits.of(group, policy, stream);
+    if (units.lostUnits().length == 0) {
+      return false;
+    }
+    for (long c = start / cell; c <= end / cell; c++) {
+      if (units.lost((int) (c % k))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public synchronized void read(LocatedStripedBlock group, long start, long end, ByteBuffer buf) throws IOException {
+    long t0 = System.nanoTime();
+    int base = buf.position();
+    int total = (int) (end - start + 1);
+    boolean refetched = false;
+    IOException lastFailure = null;
+    for (int attempt = 0; ; attempt++) {
+      GroupUnits units = GroupUnits.of(group, policy, stream);
+      try {
+        for (int r = (int) (start / rowCapacity); r <= end / rowCapacity; r++) {
+          readRow(group, units, r, start, end, buf, base);
+        }
+        break;
+      } catch (HelperFailure f) {
+        stats.helperFailed();
+        closeReader(f.key);
+        lastFailure = f.cause;
+        if (!refetched && EcRepairStripedInputStream.tokenExpired(f.cause, ClientConnector.address(stream.client(),
+            f.node))) {
+          group = stream.refetchGroup(group.getStartOffset());
+          refetched = true;
+          continue;
+        }
+        LOG.warn("ec-repair: reading internal block {} of {} from {} failed ({}); going on without that DataNode",
+            f.unit, stream.path(), f.node, f.cause.toString());
+        stream.markDead(f.node);
+        if (attempt > 2 * n) {
+          throw f.cause;
+        }
+      } catch (UndecodableException e) {
+        if (!refetched) {
+          // The NameNode may know more (a rebuilt block, a restarted DataNode).
+          group = stream.refetchGroup(group.getStartOffset());
+          refetched = true;
+          continue;
+        }
+        BlockMissingException missing = new BlockMissingException(stream.path(), "ec-repair: cannot read bytes ["
+            + start + ", " + end + "] of block group " + group.getBlock() + " of " + stream.path() + " ("
+            + policy.getName() + "): internal blocks " + Arrays.toString(units.lostUnits())
+            + " are unavailable and the rest cannot rebuild them (" + e.getMessage() + ")",
+            group.getStartOffset() + start);
+        if (lastFailure != null) {
+          missing.addSuppressed(lastFailure);
+        }
+        throw missing;
+      }
+    }
+    buf.position(base + total);
+    stats.returned(total, System.nanoTime() - t0);
+  }
+
+  /** Reads row r's part of [start, end] into buf (at base + offset - start). */
+  private void readRow(LocatedStripedBlock group, GroupUnits units, int r, long start, long end, ByteBuffer buf,
+                       int base) throws IOException {
+    long groupLength = units.groupLength();
+    StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
+    long rowStart = r * rowCapacity;
+    long from = Math.max(start, rowStart);
+    long to = Math.min(end + 1, rowStart + layout.rowLength(groupLength, r));
+    // What the reader asks of each data cell of the row: [want[u][0], want[u][1]) in the cell.
+    int[][] want = new int[k][];
+    for (long c = from / cell; c * cell < to; c++) {
+      long cellStart = c * cell;
+      want[(int) (c % k)] = new int[] {(int) (Math.max(from, cellStart) - cellStart),
+          (int) (Math.min(to, cellStart + cell) - cellStart)};
+    }
+    int[] needLost = new int[0];
+    for (int u = 0; u < k; u++) {
+      if (want[u] != null && units.lost(u)) {
+        needLost = append(needLost, u);
+      }
+    }
+    CellRowRepair repair = null;
+    int windowFrom = 0;
+    int windowLength = 0;
+    if (needLost.length > 0) {
+      int codingLength = layout.codingLength(groupLength, r);
+      if (vector) {
+        windowLength = codingLength; // whole cells: sub-chunks are a function of L (DESIGN.md section 3)
+      } else {
+        windowFrom = Integer.MAX_VALUE;
+        int windowEnd = 0;
+        for (int u : needLost) {
+          windowFrom = Math.min(windowFrom, want[u][0]);
+          windowEnd = Math.max(windowEnd, want[u][1]);
+        }
+        windowLength = windowEnd - windowFrom;
+      }
+      if (!cached(group, r, needLost, windowFrom, windowLength)) {
+        repair = HelperChoice.choose(spec, needLost, units.available(), costs(units), windowLength);
+      }
+    }
+
+    // Each readable unit's ranges in its cell: what the reader wants, plus the repair's inputs.
+    ensureBuffers();
+    List<Future<Long>> fetches = new ArrayList<>();
+    List<Integer> fetchUnits = new ArrayList<>();
+    for (int u = 0; u < n; u++) {
+      List<int[]> ranges = new ArrayList<>();
+      if (u < k && want[u] != null && !units.lost(u)) {
+        ranges.add(new int[] {want[u][0], want[u][1] - want[u][0]});
+      }
+      if (repair != null) {
+        for (int[] x : repair.ranges(u, windowLength)) {
+          ranges.add(new int[] {x[0] + windowFrom, x[1]});
+        }
+      }
+      if (ranges.isEmpty()) {
+        continue;
+      }
+      if (units.lost(u)) {
+        throw new IllegalStateException("repair of " + Arrays.toString(needLost) + " reads lost unit " + u);
+      }
+      ranges = merge(ranges);
+      int stored = units.empty(u) ? 0 : layout.cellLength(groupLength, r, u);
+      ByteBuffer target = cell(u);
+      List<long[]> blockRanges = new ArrayList<>();
+      for (int[] x : ranges) {
+        int readEnd = Math.min(x[0] + x[1], stored);
+        if (readEnd > x[0]) {
+          blockRanges.add(new long[] {layout.blockOffset(r) + x[0], readEnd - x[0]});
+        }
+        // Past its stored bytes a cell is zeros for coding (HDFS pads the last row).
+        zero(target, Math.max(x[0], stored), x[0] + x[1]);
+      }
+      if (!blockRanges.isEmpty()) {
+        fetchUnits.add(u);
+        fetches.add(fetch(group, units, u, layout.blockOffset(r), blockRanges, target));
+      }
+    }
+    awaitFetches(units, fetchUnits, fetches);
+
+    if (repair != null) {
+      ByteBuffer[] in = new ByteBuffer[n];
+      for (int u : repair.helpers()) {
+        in[u] = window(cells[u], windowFrom, windowLength);
+      }
+      int[] lost = repair.lost();
+      cachedGroup = Long.MIN_VALUE; // the kept row is overwritten from here on
+      ByteBuffer[] out = new ByteBuffer[lost.length];
+      for (int i = 0; i < lost.length; i++) {
+        if (rebuilt[i] == null) {
+          rebuilt[i] = Buffers.alignedDirect(cell);
+        }
+        out[i] = window(rebuilt[i], windowFrom, windowLength);
+      }
+      repair.run(RegionCoders.best(), in, out, windowLength);
+      cachedGroup = group.getBlock().getBlockId();
+      cachedRow = r;
+      cachedLost = lost;
+      cachedFrom = windowFrom;
+      cachedLength = windowLength;
+      stats.rebuilt(lost.length);
+    }
+
+    for (long c = from / cell; c * cell < to; c++) {
+      int u = (int) (c % k);
+      long cellStart = c * cell;
+      int offset = (int) (Math.max(from, cellStart) - cellStart);
+      int length = (int) (Math.min(to, cellStart + cell) - cellStart) - offset;
+      ByteBuffer source = units.lost(u) ? rebuilt[Arrays.binarySearch(cachedLost, u)] : cells[u];
+      buf.put(base + (int) (cellStart + offset - start), source, offset, length);
+    }
+  }
+
+  private boolean cached(LocatedStripedBlock group, int r, int[] lost, int from, int length) {
+    if (cachedGroup != group.getBlock().getBlockId() || cachedRow != r || from < cachedFrom
+        || from + length > cachedFrom + cachedLength) {
+      return false;
+    }
+    for (int u : lost) {
+      if (Arrays.binarySearch(cachedLost, u) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Starts reading {@code ranges} of unit u's internal block into {@code target} (cell offsets). */
+  private Future<Long> fetch(LocatedStripedBlock group, GroupUnits units, int u, long rowBase, List<long[]> ranges,
+                             ByteBuffer target) {
+    UnitReader reader = reader(group, units, u);
+    return stream.readPool().submit(() -> {
+      long before = reader.bytes.sum();
+      reader.reader.read(ranges, (offset, data) -> {
+        ByteBuffer into = target.duplicate();
+        into.position((int) (offset - rowBase));
+        into.put(data);
+      });
+      return reader.bytes.sum() - before;
+    });
+  }
+
+  private void awaitFetches(GroupUnits units, List<Integer> fetchUnits, List<Future<Long>> fetches)
+      throws IOException {
+    HelperFailure failure = null;
+    for (int i = 0; i < fetches.size(); i++) {
+      int u = fetchUnits.get(i);
+      try {
+        long bytes = fetches.get(i).get();
+        stats.fetched(bytes);
+        stream.countRead((int) bytes, distance(units.node(u)));
+      } catch (InterruptedException e) {
+        throw interrupted();
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof InterruptedException) {
+          throw interrupted();
+        }
+        IOException io = cause instanceof IOException x ? x : new IOException(cause);
+        if (failure == null) {
+          failure = new HelperFailure(u, units.node(u), key(units.located(u)), io);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** A unit's reader and the bytes it delivered (the listener counts on the reading thread). */
+  private record UnitReader(BlockRangeReader reader, LongAdder bytes) {}
+
+  /**
+   * Reads still running may write into the cell buffers: closing the connections ends them, and
+   * dropping the buffers keeps their late bytes out of any later read.
+   */
+  private InterruptedIOException interrupted() {
+    release();
+    Thread.currentThread().interrupt();
+    return new InterruptedIOException("interrupted reading " + stream.path());
+  }
+
+  private UnitReader reader(LocatedStripedBlock group, GroupUnits units, int u) {
+    long groupId = group.getBlock().getBlockId();
+    if (groupId != readersGroup) {
+      closeReaders();
+      readersGroup = groupId;
+    }
+    LocatedBlock internal = units.located(u);
+    return readers.computeIfAbsent(key(internal), x -> {
+      LongAdder bytes = new LongAdder();
+      RangeListener counter = bytes::add;
+      return new UnitReader(new BlockRangeReader(new ClientConnector(stream.client(), internal),
+          internal.getLocations()[0], internal.getBlock(), counter), bytes);
+    });
+  }
+
+  private static String key(LocatedBlock internal) {
+    return internal.getBlock().getBlockId() + "@" + internal.getLocations()[0].getXferAddr();
+  }
+
+  /** The cost of a byte from each unit's DataNode: 1 + network distance / 2 (0 for units holding no bytes). */
+  private double[] costs(GroupUnits units) {
+    double[] cost = new double[n];
+    for (int u = 0; u < n; u++) {
+      DatanodeInfo node = units.node(u);
+      cost[u] = node == null ? 0 : 1 + distance(node) / 2.0;
+    }
+    return cost;
+  }
+
+  private int distance(DatanodeInfo node) {
+    if (node == null) {
+      return 0;
+    }
+    return distances.computeIfAbsent(node, d -> {
+      try {
+        return stream.client().getClientContext().getNetworkDistance(d);
+      } catch (IOException e) {
+        return Integer.MAX_VALUE / 4;
+      }
+    });
+  }
+
+  private void ensureBuffers() {
+    if (cells == null) {
+      cells = new ByteBuffer[n];
+      rebuilt = new ByteBuffer[n];
+    }
+  }
+
+  private ByteBuffer cell(int u) {
+    if (cells[u] == null) {
+      cells[u] = Buffers.alignedDirect(cell);
+    }
+    return cells[u];
+  }
+
+  private static ByteBuffer window(ByteBuffer b, int from, int length) {
+    ByteBuffer d = b.duplicate();
+    d.limit(from + length).position(from);
+    return d.slice();
+  }
+
+  private static final byte[] ZEROS = new byte[64 * 1024];
+
+  private static void zero(ByteBuffer b, int from, int to) {
+    for (int i = from; i < to; i += ZEROS.length) {
+      b.put(i, ZEROS, 0, Math.min(ZEROS.length, to - i));
+    }
+  }
+
+  /** Sorted, overlapping or touching ranges {offset, length} merged. */
+  static List<int[]> merge(List<int[]> ranges) {
+    List<int[]> sorted = new ArrayList<>(ranges);
+    sorted.sort((x, y) -> Integer.compare(x[0], y[0]));
+    List<int[]> out = new ArrayList<>();
+    for (int[] r : sorted) {
+      int[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && r[0] <= last[0] + last[1]) {
+        last[1] = Math.max(last[1], r[0] + r[1] - last[0]);
+      } else {
+        out.add(new int[] {r[0], r[1]});
+      }
+    }
+    return out;
+  }
+
+  private static int[] append(int[] a, int x) {
+    int[] b = Arrays.copyOf(a, a.length + 1);
+    b[a.length] = x;
+    return b;
+  }
+
+  /** A block size for the layout maths of one group: its rows of cells (only the group's rows are used). */
+  private long blockSizeFor(long groupLength) {
+    long rows = Math.max(1, (groupLength + rowCapacity - 1) / rowCapacity);
+    return rows * cell;
+  }
+
+  private void closeReader(String key) {
+    UnitReader r = readers.remove(key);
+    if (r != null) {
+      r.reader.close();
+    }
+  }
+
+  private void closeReaders() {
+    readers.values().forEach(r -> r.reader.close());
+    readers.clear();
+  }
+
+  @Override
+  public synchronized void release() {
+    closeReaders();
+    readersGroup = Long.MIN_VALUE;
+    cells = null;
+    rebuilt = null;
+    cachedGroup = Long.MIN_VALUE;
+    cachedLost = new int[0];
+  }
+
+  /** A unit's DataNode failed while the row was read. */
+  private static final class HelperFailure extends IOException {
+    final int unit;
+    final DatanodeInfo node;
+    final String key;
+    final IOException cause;
+
+    HelperFailure(int unit, DatanodeInfo node, String key, IOException cause) {
+      super(cause);
+      this.unit = unit;
+      this.node = node;
+      this.key = key;
+      this.cause = cause;
+    }
+  }
+}

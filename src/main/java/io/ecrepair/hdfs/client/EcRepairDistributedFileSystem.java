@@ -1,0 +1,90 @@
+package io.ecrepair.hdfs.client;
+
+import java.io.IOException;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileSystemLinkResolver;
+import org.apache.hadoop.fs.GlobalStorageStatistics;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathHandle;
+import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.DFSOpsCountStatistics.OpType;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.EcRepairStripedInputStream;
+import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
+
+/**
+ * HDFS's {@link DistributedFileSystem} with transparent degraded reads for hadoop-ec-repair's
+ * policies (Clay, Butterfly, LRC): select it with {@code fs.hdfs.impl} (conf/core-site.ec-repair.xml).
+ *
+ * <p>Only opening a file changes, and only for files whose erasure-coding policy is ours: they
+ * get an {@link EcRepairStripedInputStream}, HDFS's striped stream whose reads of cells on an
+ * unreadable internal block are rebuilt with the code's cheapest repair ({@link DegradedReader})
+ * instead of HDFS's decoder. Healthy reads of such files, and every read of replicated files and
+ * of other policies (Hadoop's RS included), are HDFS's own. {@code open(Path)},
+ * {@code open(PathHandle)} and {@code openFile()} (which ends in {@code open}) all go through here.
+ */
+public class EcRepairDistributedFileSystem extends DistributedFileSystem {
+  private boolean verifyChecksum = true;
+
+  @Override
+  public void setVerifyChecksum(boolean verifyChecksum) {
+    super.setVerifyChecksum(verifyChecksum);
+    this.verifyChecksum = verifyChecksum;
+  }
+
+  @Override
+  public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+    countOpen();
+    Path absF = fixRelativePart(f);
+    return new FileSystemLinkResolver<FSDataInputStream>() {
+      @Override
+      public FSDataInputStream doCall(Path p) throws IOException {
+        return wrap(EcRepairStripedInputStream.open(getClient(), pathName(p), verifyChecksum,
+            ClientPolicies::owns, DegradedReader::new));
+      }
+
+      @Override
+      public FSDataInputStream next(FileSystem fs, Path p) throws IOException {
+        return fs.open(p, bufferSize);
+      }
+    }.resolve(this, absF);
+  }
+
+  @Override
+  public FSDataInputStream open(PathHandle fd, int bufferSize) throws IOException {
+    countOpen();
+    HdfsPathHandle id = fd instanceof HdfsPathHandle h ? h : new HdfsPathHandle(fd.bytes());
+    return wrap(EcRepairStripedInputStream.open(getClient(), id, verifyChecksum, ClientPolicies::owns,
+        DegradedReader::new));
+  }
+
+  /** As DistributedFileSystem's package-private getPathName. */
+  private String pathName(Path file) {
+    checkPath(file);
+    String result = file.toUri().getPath();
+    if (!DFSUtilClient.isValidName(result)) {
+      throw new IllegalArgumentException("Pathname " + result + " from " + file + " is not a valid DFS filename.");
+    }
+    return result;
+  }
+
+  private void countOpen() {
+    statistics.incrementReadOps(1);
+    // The instance DistributedFileSystem registered at initialize (its own field is private).
+    ((DFSOpsCountStatistics) GlobalStorageStatistics.INSTANCE.get(DFSOpsCountStatistics.NAME))
+        .incrementOpCounter(OpType.OPEN);
+  }
+
+  /** HDFS's wrapper (decryption for encryption zones, HdfsDataInputStream's accessors). */
+  private FSDataInputStream wrap(DFSInputStream in) throws IOException {
+    try {
+      return getClient().createWrappedInputStream(in);
+    } catch (IOException e) {
+      in.close();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.ecrepair.hdfs.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.exec.CellRowRepair;
+import java.util.Arrays;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** FastDR-style helper choice: the code's cheapest repair with equal costs, cheaper DataNodes when they differ. */
+class HelperChoiceTest {
+  private static final int CELL = 1 << 20;
+
+  private static int[] allBut(int n, int... lost) {
+    return IntStream.range(0, n).filter(u -> Arrays.stream(lost).noneMatch(l -> l == u)).toArray();
+  }
+
+  private static double[] costs(int n, double base) {
+    double[] c = new double[n];
+    Arrays.fill(c, base);
+    return c;
+  }
+
+  @Test
+  void equalCostsKeepTheCodesChoice() {
+    CodeSpec lrc = new CodeSpec("lrc-l2", 12, 4);
+    CellRowRepair r = HelperChoice.choose(lrc, new int[] {0}, allBut(16, 0), costs(16, 1), CELL);
+    // The local group of block 0: data 1..5 and its local parity 12.
+    assertArrayEquals(new int[] {1, 2, 3, 4, 5, 12}, r.helpers());
+    CodeSpec clay = new CodeSpec("clay", 10, 4);
+    CellRowRepair c = HelperChoice.choose(clay, new int[] {0}, allBut(14, 0), costs(14, 1), CELL);
+    assertEquals(13, c.helpers().length);
+    assertEquals(13L * CELL / 4, c.bytesPerRow(CELL), "sub-chunk repair: d/q cells");
+  }
+
+  @Test
+  void aFarHelperIsAvoidedWhenAnotherSetReadsInParallelFaster() {
+    // Two lost blocks of CLAY-10-4: a decode from any 10 of the other 12; blocks 2 and 3 sit far away.
+    CodeSpec clay = new CodeSpec("clay", 10, 4);
+    double[] cost = costs(14, 1);
+    cost[2] = 3;
+    cost[3] = 3;
+    CellRowRepair code = ClientPolicies.plan(clay, new int[] {0, 1}, allBut(14, 0, 1));
+    CellRowRepair r = HelperChoice.choose(clay, new int[] {0, 1}, allBut(14, 0, 1), cost, CELL);
+    assertFalse(Arrays.stream(r.helpers()).anyMatch(u -> u == 2 || u == 3), Arrays.toString(r.helpers()));
+    assertTrue(HelperChoice.score(r, cost, CELL)[0] < HelperChoice.score(code, cost, CELL)[0],
+        "parallel read time below the code's own choice over every unit");
+  }
+
+  @Test
+  void zeroCostUnitsHoldNoBytesAndNeverCount() {
+    CodeSpec lrc = new CodeSpec("lrc-l2", 12, 4);
+    double[] cost = costs(16, 1);
+    cost[5] = 0; // an empty data block of a short group: zeros, never read
+    CellRowRepair r = HelperChoice.choose(lrc, new int[] {0}, allBut(16, 0), cost, CELL);
+    assertTrue(HelperChoice.score(r, cost, CELL)[1] <= 5.0 * CELL, "an empty unit costs nothing");
+  }
+}
