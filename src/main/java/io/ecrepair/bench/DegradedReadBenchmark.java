@@ -65,15 +65,13 @@ public final class DegradedReadBenchmark {
 
   /** Runs every policy once, ours then its baseline; keyed by policy name in that order. */
   public Map<String, Point> run() throws Exception {
-    List<ErasureCodingPolicy> policies = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (Pair p : pairs) {
-      for (String name : List.of(p.policy(), p.baseline())) {
-        if (policies.stream().noneMatch(x -> x.getName().equals(name))) {
-          policies.add(Demo.byName(name));
-        }
-      }
+      names.add(p.policy());
+      names.add(p.baseline());
     }
-    int dataNodes = policies.stream().mapToInt(p -> p.getNumDataUnits() + p.getNumParityUnits()).max().orElse(0) + 1;
+    List<ErasureCodingPolicy> policies = Demo.distinctByName(names);
+    int dataNodes = Demo.dataNodesFor(policies);
     Configuration noReconstruction = new Configuration(false);
     noReconstruction.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 3600);
     Map<String, Point> points = new LinkedHashMap<>();

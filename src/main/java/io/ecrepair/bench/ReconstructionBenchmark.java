@@ -89,15 +89,13 @@ public final class ReconstructionBenchmark {
 
   /** Runs every policy once, in order (ours, then its baseline), after the warm-up rounds. */
   public Map<String, Point> run() throws Exception {
-    List<ErasureCodingPolicy> policies = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (Pair p : pairs) {
-      for (String name : List.of(p.policy(), p.baseline())) {
-        if (policies.stream().noneMatch(x -> x.getName().equals(name))) {
-          policies.add(Demo.byName(name));
-        }
-      }
+      names.add(p.policy());
+      names.add(p.baseline());
     }
-    int dataNodes = policies.stream().mapToInt(p -> p.getNumDataUnits() + p.getNumParityUnits()).max().orElse(0) + 1;
+    List<ErasureCodingPolicy> policies = Demo.distinctByName(names);
+    int dataNodes = Demo.dataNodesFor(policies);
     Configuration conf = new Configuration(false);
     conf.setLong(DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_READ_BANDWIDTHPERSEC_KEY, readBandwidth);
     Map<String, Point> points = new LinkedHashMap<>();

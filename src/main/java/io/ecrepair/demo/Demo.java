@@ -59,6 +59,22 @@ public final class Demo {
     return new ECPolicyLoader().loadPolicy(file.toAbsolutePath().toString());
   }
 
+  /** The policies named, each once, in order of first mention. */
+  public static List<ErasureCodingPolicy> distinctByName(List<String> names) {
+    List<ErasureCodingPolicy> out = new ArrayList<>();
+    for (String name : names) {
+      if (out.stream().noneMatch(x -> x.getName().equals(name))) {
+        out.add(byName(name));
+      }
+    }
+    return out;
+  }
+
+  /** DataNodes for a mini-cluster that rebuilds blocks of every one of {@code policies}: the widest n, plus a spare. */
+  public static int dataNodesFor(List<ErasureCodingPolicy> policies) {
+    return policies.stream().mapToInt(p -> p.getNumDataUnits() + p.getNumParityUnits()).max().orElse(0) + 1;
+  }
+
   /** A policy from its HDFS name, e.g. CLAY-10-4-1024k (codec, k, m and cell size). */
   public static ErasureCodingPolicy byName(String name) {
     Policy p = Policy.parse(name);

@@ -174,16 +174,8 @@ public final class MiniClusterRepairs implements AutoCloseable {
   public PolicyRun run(ErasureCodingPolicy policy, long blockSize, long fileLength, int lostIndex, long seed,
                        long timeoutMs) throws Exception {
     long start = System.nanoTime();
-    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/" + policy.getName());
-    fs.mkdirs(dir);
-    fs.setErasureCodingPolicy(dir, policy.getName());
-    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "file");
-    progress.accept(policy.getName() + ": writing " + fileLength + " bytes");
-    byte[] data = randomBytes((int) fileLength, seed);
-    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 64 * 1024, (short) 1,
-        blockSize, null)) {
-      out.write(data);
-    }
+    org.apache.hadoop.fs.Path file = fileUnder(policy);
+    byte[] data = write(file, policy, blockSize, fileLength, seed);
     List<LocatedBlock> groups = awaitReported(file, policy, timeoutMs);
     Map<String, byte[]> original = new HashMap<>();
     Map<Long, Integer> groupOf = new HashMap<>();
@@ -296,7 +288,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
       return new PolicyRun(policy.getName(), fileLength, blockSize, repairs, fileOk,
           (System.nanoTime() - start) / 1e9, reads);
     } finally {
-      fs.delete(dir, true);
+      fs.delete(file.getParent(), true);
       progress.accept(policy.getName() + ": restarting DataNode " + victim.getXferAddr());
       cluster.restartDataNode(stopped, true);
       cluster.waitActive();
@@ -312,16 +304,8 @@ public final class MiniClusterRepairs implements AutoCloseable {
    */
   public DegradedRead degradedRead(ErasureCodingPolicy policy, long blockSize, long fileLength, int lostIndex,
                                    long seed, boolean stockClient, long timeoutMs) throws Exception {
-    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/" + policy.getName());
-    fs.mkdirs(dir);
-    fs.setErasureCodingPolicy(dir, policy.getName());
-    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "file");
-    progress.accept(policy.getName() + ": writing " + fileLength + " bytes");
-    byte[] data = randomBytes((int) fileLength, seed);
-    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 64 * 1024, (short) 1,
-        blockSize, null)) {
-      out.write(data);
-    }
+    org.apache.hadoop.fs.Path file = fileUnder(policy);
+    byte[] data = write(file, policy, blockSize, fileLength, seed);
     List<LocatedBlock> groups = awaitReported(file, policy, timeoutMs);
     LocatedStripedBlock group0 = (LocatedStripedBlock) groups.get(0);
     DatanodeInfo victim = null;
@@ -346,7 +330,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
       return new DegradedRead(describe(block), io.ecrepair.hdfs.client.ClientPolicies.owns(policy) && !stockClient
           ? "ec-repair" : "hdfs", healthy, degraded);
     } finally {
-      fs.delete(dir, true);
+      fs.delete(file.getParent(), true);
       cluster.restartDataNode(stopped, true);
       cluster.waitActive();
     }
@@ -410,6 +394,26 @@ public final class MiniClusterRepairs implements AutoCloseable {
       }
       Thread.sleep(100);
     }
+  }
+
+  /** The demo's file of {@code policy}, in a directory set to that policy. */
+  private org.apache.hadoop.fs.Path fileUnder(ErasureCodingPolicy policy) throws IOException {
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/" + policy.getName());
+    fs.mkdirs(dir);
+    fs.setErasureCodingPolicy(dir, policy.getName());
+    return new org.apache.hadoop.fs.Path(dir, "file");
+  }
+
+  /** Writes {@code fileLength} seeded random bytes with {@code blockSize}; returns them. */
+  private byte[] write(org.apache.hadoop.fs.Path file, ErasureCodingPolicy policy, long blockSize, long fileLength,
+                       long seed) throws IOException {
+    progress.accept(policy.getName() + ": writing " + fileLength + " bytes");
+    byte[] data = randomBytes((int) fileLength, seed);
+    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 64 * 1024, (short) 1,
+        blockSize, null)) {
+      out.write(data);
+    }
+    return data;
   }
 
   private boolean readBack(org.apache.hadoop.fs.Path file, byte[] data) throws IOException {

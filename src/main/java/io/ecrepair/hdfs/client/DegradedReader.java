@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.client;
 
+import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
@@ -74,7 +75,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   DegradedReader(EcRepairStripedInputStream stream) {
     this.stream = stream;
     this.policy = stream.policy();
-    this.spec = ClientPolicies.spec(policy);
+    this.spec = RepairCatalog.spec(policy);
     this.k = policy.getNumDataUnits();
     this.n = k + policy.getNumParityUnits();
     this.cell = policy.getCellSize();

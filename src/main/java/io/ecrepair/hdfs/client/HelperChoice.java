@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.client;
 
+import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
@@ -24,7 +25,7 @@ final class HelperChoice {
    * @throws UndecodableException when {@code available} cannot rebuild {@code lost}
    */
   static CellRowRepair choose(CodeSpec spec, int[] lost, int[] available, double[] cost, int codingLength) {
-    CellRowRepair best = ClientPolicies.plan(spec, lost, available);
+    CellRowRepair best = RepairCatalog.plan(spec, lost, available);
     if (uniform(available, cost)) {
       return best;
     }
@@ -38,7 +39,7 @@ final class HelperChoice {
       double level = levels[i];
       int[] cheaper = Arrays.stream(available).filter(u -> cost[u] < level).toArray();
       try {
-        CellRowRepair candidate = ClientPolicies.plan(spec, lost, cheaper);
+        CellRowRepair candidate = RepairCatalog.plan(spec, lost, cheaper);
         double[] s = score(candidate, cost, codingLength);
         if (better(s, bestScore)) {
           best = candidate;
@@ -58,7 +59,7 @@ final class HelperChoice {
         int[] fewer = Arrays.stream(pool).filter(u -> u != drop).toArray();
         CellRowRepair candidate;
         try {
-          candidate = ClientPolicies.plan(spec, lost, fewer);
+          candidate = RepairCatalog.plan(spec, lost, fewer);
         } catch (UndecodableException e) {
           continue;
         }

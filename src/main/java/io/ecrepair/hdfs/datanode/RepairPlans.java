@@ -1,81 +1,29 @@
 package io.ecrepair.hdfs.datanode;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.codes.CodecFamily;
-import io.ecrepair.codes.Codecs;
-import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.codes.UndecodableException;
-import io.ecrepair.codes.rs.RsFamily;
 import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.gf.RegionCoder;
 import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.hdfs.RepairCatalog;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 
 /**
- * Which policies the plugin rebuilds, and the repairs it runs for them: one code instance per
- * (codec, k, m) and a bounded cache of compiled repairs per (lost, available) pattern, shared
- * by all reconstruction threads of the JVM (building a repair is synchronized on its code).
+ * The plugin's repairs: those of {@link RepairCatalog} (shared with the client), and the
+ * second, independent computation that validation compares them with.
  */
 final class RepairPlans {
-  private static final int MAX_CACHED = 256;
-  private static final Map<CodeSpec, RepairableCode> CODES = new ConcurrentHashMap<>();
-  private static final Map<String, CellRowRepair> PLANS = new LinkedHashMap<>(64, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, CellRowRepair> eldest) {
-      return size() > MAX_CACHED;
-    }
-  };
-
   private RepairPlans() {}
 
-  /**
-   * Whether the plugin rebuilds the policy's blocks: our codecs that HDFS's own reconstruction
-   * cannot do well (clay, butterfly, lrc-*), and Hadoop's {@code rs} only when {@code rebuildRs}
-   * ({@link EcRepairDataNodePlugin#REBUILD_RS_KEY}). Codecs we do not know stay with HDFS.
-   */
+  /** Whether the plugin rebuilds the policy's blocks ({@link RepairCatalog#owns}). */
   static boolean owns(ErasureCodingPolicy policy, boolean rebuildRs) {
-    if (policy == null || policy.getCodecName() == null) {
-      return false;
-    }
-    try {
-      CodecFamily family = Codecs.family(policy.getCodecName().toLowerCase(Locale.ROOT));
-      return rebuildRs || !(family instanceof RsFamily);
-    } catch (IllegalArgumentException unknown) {
-      return false;
-    }
+    return RepairCatalog.owns(policy, rebuildRs);
   }
 
-  static RepairableCode code(CodeSpec spec) {
-    return CODES.computeIfAbsent(spec, s -> s.create(RegionCoders.best()));
-  }
-
-  /**
-   * The cheapest repair of {@code lost} from {@code available} (sorted).
-   *
-   * @throws UndecodableException when {@code available} cannot rebuild {@code lost}
-   */
+  /** {@link RepairCatalog#plan}. */
   static CellRowRepair plan(CodeSpec spec, int[] lost, int[] available) {
-    String key = spec + Arrays.toString(lost) + Arrays.toString(available);
-    synchronized (PLANS) {
-      CellRowRepair p = PLANS.get(key);
-      if (p != null) {
-        return p;
-      }
-    }
-    RepairableCode code = code(spec);
-    CellRowRepair p;
-    synchronized (code) {
-      p = CellRowRepair.plan(code, lost, available);
-    }
-    synchronized (PLANS) {
-      PLANS.put(key, p);
-    }
-    return p;
+    return RepairCatalog.plan(spec, lost, available);
   }
 
   /** A second, independent way to compute the same cells, for validation. */

@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.client;
 
+import io.ecrepair.hdfs.RepairCatalog;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -192,7 +193,7 @@ class DegradedReadTest {
   private static void assertOneDegradedCellCost(DegradedCluster c, Case f) throws Exception {
     int cell = f.policy.getCellSize();
     int k = f.policy.getNumDataUnits();
-    CodeSpec spec = ClientPolicies.spec(f.policy);
+    CodeSpec spec = RepairCatalog.spec(f.policy);
     int alpha = spec.subPacketization();
     long expected = Math.round(spec.repairBlocksPerLostBlock() * (cell - cell % alpha));
     long tolerance = (long) spec.n() * (cell % alpha); // tail bytes are repaired byte-wise
@@ -241,7 +242,7 @@ class DegradedReadTest {
       return;
     }
     Map<Integer, int[]> lost = lostUnits(c, f);
-    RepairableCode code = ClientPolicies.code(ClientPolicies.spec(f.policy));
+    RepairableCode code = RepairCatalog.code(RepairCatalog.spec(f.policy));
     boolean decodable = lost.values().stream().allMatch(u -> u.length == 0 || code.decodable(u));
     String what = f.name() + " with " + down + " DataNodes down, lost " + describe(lost);
     System.err.println("DegradedReadTest: " + what + (decodable ? "" : " (undecodable: reads must fail)"));

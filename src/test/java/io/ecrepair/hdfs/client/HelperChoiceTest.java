@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.client;
 
+import io.ecrepair.hdfs.RepairCatalog;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -44,7 +45,7 @@ class HelperChoiceTest {
     double[] cost = costs(14, 1);
     cost[2] = 3;
     cost[3] = 3;
-    CellRowRepair code = ClientPolicies.plan(clay, new int[] {0, 1}, allBut(14, 0, 1));
+    CellRowRepair code = RepairCatalog.plan(clay, new int[] {0, 1}, allBut(14, 0, 1));
     CellRowRepair r = HelperChoice.choose(clay, new int[] {0, 1}, allBut(14, 0, 1), cost, CELL);
     assertFalse(Arrays.stream(r.helpers()).anyMatch(u -> u == 2 || u == 3), Arrays.toString(r.helpers()));
     assertTrue(HelperChoice.score(r, cost, CELL)[0] < HelperChoice.score(code, cost, CELL)[0],
