@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.RepairCatalog;
 import java.util.concurrent.ThreadPoolExecutor;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -85,7 +86,7 @@ final class ReconstructionHook {
     ReconstructionOrder order;
     try {
       policy = EcRepairReconstructionAccess.policy(task);
-      if (!RepairPlans.owns(policy, ctx.rebuildRs())) {
+      if (!RepairCatalog.owns(policy, ctx.rebuildRs())) {
         return ctx.timeStockTasks() ? new TimedStockTask(ctx, ReconstructionOrder.of(task), task) : task;
       }
       order = ReconstructionOrder.of(task);

@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
@@ -199,7 +200,7 @@ final class ReconstructionTask implements Runnable {
         int[] available = avail.stream().mapToInt(Integer::intValue).toArray();
         CellRowRepair repair;
         try {
-          repair = RepairPlans.plan(spec, lostSorted, available);
+          repair = RepairCatalog.plan(spec, lostSorted, available);
         } catch (UndecodableException e) {
           throw new IOException("cannot rebuild " + Arrays.toString(lostSorted) + " of " + order.policy().getName()
               + " from internal blocks " + Arrays.toString(available) + ": " + e.getMessage(), e);

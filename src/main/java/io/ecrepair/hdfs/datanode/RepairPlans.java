@@ -7,24 +7,13 @@ import io.ecrepair.gf.RegionCoder;
 import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.hdfs.RepairCatalog;
 import java.util.Arrays;
-import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 
 /**
- * The plugin's repairs: those of {@link RepairCatalog} (shared with the client), and the
- * second, independent computation that validation compares them with.
+ * The second, independent computation of a repair's cells that
+ * {@code dfs.datanode.ec.reconstruction.validation} compares the repair with.
  */
 final class RepairPlans {
   private RepairPlans() {}
-
-  /** Whether the plugin rebuilds the policy's blocks ({@link RepairCatalog#owns}). */
-  static boolean owns(ErasureCodingPolicy policy, boolean rebuildRs) {
-    return RepairCatalog.owns(policy, rebuildRs);
-  }
-
-  /** {@link RepairCatalog#plan}. */
-  static CellRowRepair plan(CodeSpec spec, int[] lost, int[] available) {
-    return RepairCatalog.plan(spec, lost, available);
-  }
 
   /** A second, independent way to compute the same cells, for validation. */
   record Check(CellRowRepair repair, RegionCoder coder, String how) {}
@@ -41,7 +30,7 @@ final class RepairPlans {
       }
       int[] fewer = Arrays.stream(available).filter(u -> u != helper).toArray();
       try {
-        return new Check(plan(spec, lost, fewer), RegionCoders.best(), "without helper " + helper);
+        return new Check(RepairCatalog.plan(spec, lost, fewer), RegionCoders.best(), "without helper " + helper);
       } catch (UndecodableException e) {
         // try leaving out another helper
       }

@@ -1,6 +1,7 @@
 package io.ecrepair.hdfs.client;
 
 import java.io.File;
+import io.ecrepair.hdfs.StripedGroups;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -97,18 +98,12 @@ final class DegradedCluster implements AutoCloseable {
   }
 
   List<LocatedBlock> groups(Path file) throws IOException {
-    return fs.getClient().getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).getLocatedBlocks();
+    return StripedGroups.of(fs, file);
   }
 
-  /** The DataNode holding internal block {@code unit} of group {@code g}. */
+  /** The DataNode holding internal block {@code unit} of group {@code g} of {@code file}. */
   DatanodeInfo holder(Path file, int g, int unit) throws IOException {
-    LocatedStripedBlock group = (LocatedStripedBlock) groups(file).get(g);
-    for (int j = 0; j < group.getBlockIndices().length; j++) {
-      if (group.getBlockIndices()[j] == unit) {
-        return group.getLocations()[j];
-      }
-    }
-    throw new AssertionError("no internal block " + unit + " in group " + g + " of " + file);
+    return StripedGroups.holder(fs, file, g, unit);
   }
 
   /** Internal block indices of group g that the NameNode locates. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import io.ecrepair.hdfs.StripedGroups;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -130,18 +131,12 @@ final class RepairCluster implements AutoCloseable {
   }
 
   List<LocatedBlock> groups(Path file) throws IOException {
-    return fs.getClient().getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).getLocatedBlocks();
+    return StripedGroups.of(fs, file);
   }
 
   /** The DataNode holding internal block {@code index} of group {@code g} of {@code file}. */
   DatanodeInfo holder(Path file, int g, int index) throws IOException {
-    LocatedStripedBlock group = (LocatedStripedBlock) groups(file).get(g);
-    for (int j = 0; j < group.getBlockIndices().length; j++) {
-      if (group.getBlockIndices()[j] == index) {
-        return group.getLocations()[j];
-      }
-    }
-    throw new AssertionError("no internal block " + index + " in group " + g + " of " + file);
+    return StripedGroups.holder(fs, file, g, index);
   }
 
   /** Adds DataNodes (with the plugin) to host rebuilt blocks. */
