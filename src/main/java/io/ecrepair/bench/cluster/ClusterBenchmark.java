@@ -96,8 +96,8 @@ public final class ClusterBenchmark {
             r.measuredBlocks(), r.theoryBlocks(), r.verified() ? "all verified" : "VERIFICATION FAILED"));
         if (s.pluginRebuildsRs() && !r.engine().equals("ec-repair")) {
           notes.add(s.name() + ": the DataNodes ran with " + Scenario.REBUILD_RS_KEY + "=true but the reconstruction "
-              + "tasks were run by " + r.engine() + " (this build's plugin does not take RS tasks yet), so this is "
-              + "stock HDFS reconstruction");
+              + "tasks were run by " + r.engine() + " (the DataNodes' plugin did not take them: an older plugin jar, "
+              + "or the plugin not active), so this is stock HDFS reconstruction");
         }
         if (settings.degradedReads() && readDone.add(s.policy())) {
           reads.addAll(degradedReads(degraded, s, policy, seed++, ourClient, notes));
