@@ -160,7 +160,9 @@ class DegradedReadTest {
     Path replicated = new Path("/replicated/f");
     byte[] data = DegradedCluster.random(3 << 20, seed);
     c.fs.mkdirs(replicated.getParent());
-    try (var out = c.fs.create(replicated, (short) 2)) {
+    // Five DataNodes are stopped over the test, and the NameNode does not re-replicate in time:
+    // six replicas keep one alive whichever five go.
+    try (var out = c.fs.create(replicated, (short) 6)) {
       out.write(data);
     }
     cases.add(new Case(null, replicated, data, false));
