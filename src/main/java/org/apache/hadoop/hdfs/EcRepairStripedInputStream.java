@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import io.ecrepair.hdfs.client.StockReads;
 import org.apache.hadoop.hdfs.DFSUtilClient.CorruptedBlocks;
+import org.apache.hadoop.hdfs.StripeReader.BlockReaderInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
@@ -46,6 +48,7 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
 
   private final ErasureCodingPolicy policy;
   private final DegradedPath degraded;
+  private final StockReads stockReads;
   /** The rest of a cell row read through the degraded path, for stateful reads: file offsets [rowFrom, rowTo). */
   private ByteBuffer rowBuffer;
   private long rowFrom;
@@ -57,6 +60,7 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
     super(client, src, verifyChecksum, policy, blocks);
     this.policy = policy;
     this.degraded = path.apply(this);
+    this.stockReads = new StockReads(client.getStripedReadsThreadPool());
   }
 
   /**
@@ -145,7 +149,7 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
 
   /** The client's pool for striped reads (dfs.client.read.striped.threadpool.size). */
   public ThreadPoolExecutor readPool() {
-    return getStripedReadsThreadPool();
+    return dfsClient.getStripedReadsThreadPool();
   }
 
   /** Counts bytes read from DataNodes in this stream's and the FileSystem's read statistics. */
@@ -157,6 +161,30 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
 
   // ---- reads ----
 
+  /** HDFS's stripe readers submit through this view, so a failed stock read can wait for its tasks. */
+  @Override
+  protected ThreadPoolExecutor getStripedReadsThreadPool() {
+    return stockReads.pool();
+  }
+
+  /**
+   * Once one internal block of a stock read cannot be opened, HDFS would open the others (a whole
+   * row of k cells) for a decoder that refuses our codes: from then on this read opens nothing
+   * more, HDFS gives up at once, and the range goes to the degraded path.
+   */
+  @Override
+  boolean createBlockReader(LocatedBlock block, long offsetInBlock, LocatedBlock[] targetBlocks,
+                            BlockReaderInfo[] readerInfos, int chunkIndex, long readTo) throws IOException {
+    if (stockReads.readerFailed()) {
+      return false;
+    }
+    boolean opened = super.createBlockReader(block, offsetInBlock, targetBlocks, readerInfos, chunkIndex, readTo);
+    if (!opened) {
+      stockReads.markReaderFailed();
+    }
+    return opened;
+  }
+
   /** Positional reads: stock when every needed block is readable, else (or when stock fails) the degraded path. */
   @Override
   protected void fetchBlockByteRange(LocatedBlock block, long start, long end, ByteBuffer buf,
@@ -164,18 +192,22 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
     LocatedStripedBlock group = (LocatedStripedBlock) getBlockAt(block.getStartOffset());
     if (!degraded.needsRebuild(group, start, end)) {
       int at = buf.position();
-      try {
-        super.fetchBlockByteRange(block, start, end, buf, corruptedBlocks);
-        return;
-      } catch (IOException e) {
-        if (closed.get()) {
-          throw e;
+      try (StockReads.Read read = stockReads.begin()) {
+        try {
+          super.fetchBlockByteRange(block, start, end, buf, corruptedBlocks);
+          return;
+        } catch (IOException e) {
+          // HDFS closed this read's block readers; its tasks may still be copying into buf.
+          read.awaitTasks();
+          if (closed.get()) {
+            throw e;
+          }
+          // A DataNode failed during the read (HDFS marked it dead); its decoder refuses vector
+          // codes, and reads k blocks for the others: rebuild the way the code wants instead.
+          DFSClient.LOG.info("ec-repair: stock read of {} [{}, {}] in {} failed ({}); reading degraded", src,
+              start, end, group.getBlock(), e.toString());
+          buf.position(at);
         }
-        // A DataNode failed during the read (HDFS marked it dead); its decoder refuses vector
-        // codes, and reads k blocks for the others: rebuild the way the code wants instead.
-        DFSClient.LOG.info("ec-repair: stock read of {} [{}, {}] in {} failed ({}); reading degraded", src, start,
-            end, group.getBlock(), e.toString());
-        buf.position(at);
       }
     }
     degraded.read((LocatedStripedBlock) getBlockAt(block.getStartOffset()), start, end, buf);
@@ -207,18 +239,22 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
       long wanted = Math.min(groupEnd, inGroup + len) - 1;
       if (!degraded.needsRebuild(group, inGroup, wanted)) {
         long before = pos;
-        try {
-          return super.readWithStrategy(strategy);
-        } catch (IOException e) {
-          if (closed.get()) {
-            throw e;
+        try (StockReads.Read read = stockReads.begin()) {
+          try {
+            return super.readWithStrategy(strategy);
+          } catch (IOException e) {
+            // Stop this read's tasks, which write into HDFS's stripe buffer, before anything reuses it.
+            closeCurrentBlockReaders();
+            read.awaitTasks();
+            if (closed.get()) {
+              throw e;
+            }
+            if (pos > before) {
+              return (int) (pos - before); // what stock delivered before the failure
+            }
+            DFSClient.LOG.info("ec-repair: stock read of {} at {} failed ({}); reading degraded", src, pos,
+                e.toString());
           }
-          if (pos > before) {
-            return (int) (pos - before); // what stock delivered before the failure
-          }
-          DFSClient.LOG.info("ec-repair: stock read of {} at {} failed ({}); reading degraded", src, pos,
-              e.toString());
-          closeCurrentBlockReaders();
         }
       }
       fillRowBuffer((LocatedStripedBlock) getBlockAt(pos), groupEnd);
