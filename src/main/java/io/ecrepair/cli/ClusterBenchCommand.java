@@ -23,8 +23,8 @@ import picocli.CommandLine.Model.CommandSpec;
         + "and tc). Starts a NameNode and --datanodes DataNodes (hadoop-ec-repair's plugin on each) as separate JVMs, "
         + "each DataNode in its own network namespace with tbf on its uplink and downlink, and for every scenario: "
         + "writes --groups full block groups, kills the DataNode holding the most internal blocks and times the "
-        + "NameNode-driven reconstruction (from the NameNode declaring the node dead until it reports nothing "
-        + "low-redundancy or missing), compares every rebuilt replica with the original, and counts the bytes "
+        + "NameNode-driven reconstruction (from the NameNode dropping the dead node's replicas until it reports "
+        + "nothing low-redundancy or missing), compares every rebuilt replica with the original, and counts the bytes "
         + "every node sent and received on its interface; then degraded reads of one lost data block from a "
         + "client namespace. Prints tables (or --json), the issue's bars, and PNG charts. Everything it made is "
         + "torn down at the end, on failure and on Ctrl-C.",
@@ -134,8 +134,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
               + "scenario; NameNode: heartbeat 1 s, dead after 11 s, redundancy monitor every 1 s%n%n",
           cluster.dataNodes(), cluster.rateMbit(), cluster.clientRateMbit(), cluster.racks(), cluster.blockSize() >> 20,
           groups);
-      out.println("Full-node recovery (repair s = from the NameNode declaring the node dead to nothing "
-          + "low-redundancy; recv/block = bytes all DataNodes received per rebuilt block, in blocks; max load = the "
+      out.println("Full-node recovery (detect s = from the kill to the NameNode dropping the node's replicas; "
+          + "repair s = from then to nothing low-redundancy; recv/block = bytes all DataNodes received per rebuilt block, in blocks; max load = the "
           + "busiest rebuilding node's bytes received per block it rebuilt):");
       print(out, r.recoveries());
       out.println();
