@@ -133,7 +133,9 @@ start_jvm() {  # start_jvm NODE MAINCLASS [ARGS...]: in NODE's namespace, pid re
   local node=$1 main=$2; shift 2
   local ns; ns=$(node_field "$node" 2)
   local cp="$STATE/conf/$node:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*"
-  setsid ip netns exec "$ns" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \
+  # EC_REPAIR_CLUSTER_JVM_OPTS: extra JVM flags for every node (e.g. for profiling).
+  # shellcheck disable=SC2086
+  setsid ip netns exec "$ns" java -Xmx${JVM_HEAP} -XX:+UseSerialGC ${EC_REPAIR_CLUSTER_JVM_OPTS:-} \
     -Djava.library.path="$DIST/lib/native" -Dlog4j.configuration="file:$STATE/conf/$node/log4j.properties" \
     -Dhadoop.log.dir="$STATE/logs" -Djava.net.preferIPv4Stack=true \
     -cp "$cp" "$main" "$@" >> "$STATE/logs/$node.out" 2>&1 < /dev/null &
