@@ -60,6 +60,10 @@ final class ClusterBenchCommand implements Callable<Integer> {
       + "(default ${DEFAULT-VALUE}).")
   int groups;
 
+  @Option(names = "--warmup-groups", description = "Block groups of the unmeasured warm-up recovery run before each "
+      + "measured one, so the DataNodes' JVMs have compiled the repair paths (default: --groups; 0 = none).")
+  Integer warmupGroups;
+
   @Option(names = "--scenarios", defaultValue = Scenario.DEFAULTS, split = ",",
       description = "Scenarios in order (default ${DEFAULT-VALUE}).")
   List<String> scenarios;
@@ -100,7 +104,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
     ClusterOptions cluster = new ClusterOptions(dataNodes, racks, rate, rackRate, clientRate == null ? rate : clientRate,
         parseSize(blockSize), heap, Map.of());
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster,
-        Scenario.parseList(String.join(",", scenarios)), groups, !noDegradedRead,
+        Scenario.parseList(String.join(",", scenarios)), groups, warmupGroups == null ? groups : warmupGroups,
+        !noDegradedRead,
         policyFile != null ? policyFile.toAbsolutePath() : Demo.defaultPolicyFile(), script(),
         state != null ? state.toAbsolutePath()
             : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-cluster-" + ProcessHandle.current().pid()),
@@ -131,9 +136,10 @@ final class ClusterBenchCommand implements Callable<Integer> {
       JsonOutput.print(out, r.json(charts));
     } else {
       out.printf(Locale.ROOT, "%d DataNodes, links %d Mbit/s (client %d), racks %d, blocks %d MiB, %d groups per "
-              + "scenario; NameNode: heartbeat 1 s, dead after 11 s, redundancy monitor every 1 s%n%n",
+              + "scenario after a warm-up recovery of %d; NameNode: heartbeat 1 s, dead after 11 s, redundancy "
+              + "monitor every 1 s, reconstruction targets spread (SpreadRepairPlacementPolicy)%n%n",
           cluster.dataNodes(), cluster.rateMbit(), cluster.clientRateMbit(), cluster.racks(), cluster.blockSize() >> 20,
-          groups);
+          groups, settings.warmupGroups());
       out.println("Full-node recovery (detect s = from the kill to the NameNode dropping the node's replicas; "
           + "repair s = from then to nothing low-redundancy; recv/block = bytes all DataNodes received per rebuilt block, in blocks; max load = the "
           + "busiest rebuilding node's bytes received per block it rebuilt):");

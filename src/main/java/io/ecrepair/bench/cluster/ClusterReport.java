@@ -146,6 +146,7 @@ public final class ClusterReport {
     cluster.put("clientRateMbit", c.clientRateMbit());
     cluster.put("blockBytes", c.blockSize());
     cluster.put("groups", report.settings().groups());
+    cluster.put("warmupGroups", report.settings().warmupGroups());
     Map<String, Object> j = new LinkedHashMap<>();
     j.put("results", results);
     j.put("bars", bars);
