@@ -92,7 +92,7 @@ public final class ClusterBenchmark {
         }
         ErasureCodingPolicy policy = enable(fs, s.policy());
         if (settings.warmupGroups() > 0) {
-          warmUp(recovery, s, policy, seed++, notes);
+          warmUp(recovery, s, policy, seed++);
         }
         FullNodeRecovery.Result r = recovery.run(s.name(), policy, settings.groups(), settings.cluster().blockSize(),
             seed++, written);
@@ -120,13 +120,14 @@ public final class ClusterBenchmark {
    * and the interpreter taking about half of all CPU time. The spread placement sends the
    * warm-up's rebuilds to nearly every DataNode; its victim restarts with a fresh JVM.
    */
-  private void warmUp(FullNodeRecovery recovery, Scenario s, ErasureCodingPolicy policy, long seed,
-                      List<String> notes) throws IOException, InterruptedException {
+  private void warmUp(FullNodeRecovery recovery, Scenario s, ErasureCodingPolicy policy, long seed)
+      throws IOException, InterruptedException {
     progress.accept(s.name() + ": warm-up recovery (not measured)");
     FullNodeRecovery.Result w = recovery.run(s.name() + "-warmup", policy, settings.warmupGroups(),
         settings.cluster().blockSize(), seed, written);
-    if (!w.verified()) {
-      notes.add(s.name() + ": a block rebuilt in the warm-up recovery differs from the original");
+    if (!w.verified()) { // a wrong byte is never a footnote: stop the run
+      throw new IOException(s.name() + ": a block rebuilt in the warm-up recovery differs from the original "
+          + "(logs: " + settings.stateDir() + ")");
     }
   }
 
