@@ -15,6 +15,9 @@
 #   cluster.sh counters --state DIR        "name rx_bytes tx_bytes" of every node's interface
 #   cluster.sh exec --state DIR NODE CMD...   run CMD in NODE's namespace (nn, client, dn0, ...)
 #   cluster.sh reach --state DIR FROM TO on|off   make TO unreachable from FROM (degraded reads)
+#   cluster.sh isolate --state DIR I on|off   cut DataNode I off from every other node (its JVM keeps
+#                                          running: the NameNode declares it dead) or let it rejoin
+#                                          and wait until all DataNodes are live
 #   cluster.sh java --state DIR NODE MAIN ARGS...  run a Java main in NODE's namespace (foreground)
 set -euo pipefail
 
@@ -357,7 +360,29 @@ cmd_reach() {  # reach FROM TO on|off
   esac
 }
 
-[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|wait-live|counters|exec|reach --state DIR ..."
+# isolate I on|off: every other node becomes unreachable from dnI's namespace, so nothing it
+# sends (heartbeats, TCP replies) gets out; "off" lifts that, and the NameNode, which by then
+# has declared the node dead, makes it register again and send a full block report.
+cmd_isolate() {
+  local ns name ip
+  ns=$(node_field "dn$1" 2)
+  [[ -n $ns ]] || die "unknown DataNode $1"
+  case $2 in
+    on|off) ;;
+    *) die "isolate: on or off" ;;
+  esac
+  while read -r name _ ip _; do
+    [[ $name == "dn$1" ]] && continue
+    if [[ $2 == on ]]; then
+      ip -n "$ns" route replace unreachable "$ip/32"
+    else
+      ip -n "$ns" route del unreachable "$ip/32" 2>/dev/null || true
+    fi
+  done < "$STATE/nodes"
+  if [[ $2 == off ]]; then cmd_wait_live "$DATANODES"; fi
+}
+
+[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|wait-live|counters|exec|reach|isolate --state DIR ..."
 cmd=$1; shift
 [[ ${1:-} == --state ]] || die "$cmd: --state DIR must come first"
 STATE=$(realpath -m "$2"); shift 2
@@ -371,6 +396,7 @@ case $cmd in
   counters) load_state; cmd_counters ;;
   exec) load_state; node=$1; shift; exec ip netns exec "$(node_field "$node" 2)" "$@" ;;
   reach) load_state; cmd_reach "$@" ;;
+  isolate) load_state; cmd_isolate "$@" ;;
   java) load_state; node=$1; main=$2; shift 2
     exec ip netns exec "$(node_field "$node" 2)" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \
       -Djava.library.path="$DIST/lib/native" -Dlog4j.configuration="file:$STATE/conf/$node/log4j.properties" \

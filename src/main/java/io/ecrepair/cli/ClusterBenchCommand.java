@@ -60,8 +60,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
       + "(default ${DEFAULT-VALUE}).")
   int groups;
 
-  @Option(names = "--warmup-groups", description = "Block groups of the unmeasured warm-up recovery run before each "
-      + "measured one, so the DataNodes' JVMs have compiled the repair paths (default: --groups; 0 = none).")
+  @Option(names = "--warmup-groups", description = "Block groups of each of the two unmeasured warm-up recoveries run "
+      + "before each measured one, so every DataNode's JVM has compiled the repair paths (default: --groups; 0 = none).")
   Integer warmupGroups;
 
   @Option(names = "--scenarios", defaultValue = Scenario.DEFAULTS, split = ",",
@@ -136,7 +136,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
       JsonOutput.print(out, r.json(charts));
     } else {
       out.printf(Locale.ROOT, "%d DataNodes, links %d Mbit/s (client %d), racks %d, blocks %d MiB, %d groups per "
-              + "scenario after a warm-up recovery of %d; NameNode: heartbeat 1 s, dead after 11 s, redundancy "
+              + "scenario after two warm-up recoveries of %d; NameNode: heartbeat 1 s, dead after 11 s, redundancy "
               + "monitor every 1 s, reconstruction targets spread (SpreadRepairPlacementPolicy)%n%n",
           cluster.dataNodes(), cluster.rateMbit(), cluster.clientRateMbit(), cluster.racks(), cluster.blockSize() >> 20,
           groups, settings.warmupGroups());

@@ -113,6 +113,15 @@ public final class ClusterHandle implements AutoCloseable {
     run(List.of("dn-stop", "--state", state.toString(), name.substring(2)));
   }
 
+  /**
+   * Cuts the DataNode off from every other node while its JVM keeps running (the NameNode
+   * declares it dead as if it had crashed), or lets it rejoin and waits until the NameNode
+   * counts every DataNode live again.
+   */
+  public void isolateDataNode(String name, boolean isolated) throws IOException, InterruptedException {
+    run(List.of("isolate", "--state", state.toString(), name.substring(2), isolated ? "on" : "off"));
+  }
+
   /** Starts it again and waits until the NameNode counts every DataNode live. */
   public void startDataNode(String name, boolean wipe) throws IOException, InterruptedException {
     List<String> a = new ArrayList<>(List.of("dn-start", "--state", state.toString(), name.substring(2)));

@@ -21,13 +21,24 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 
 /**
- * Full-node recovery: write {@code groups} full block groups, kill the DataNode holding the most
+ * Full-node recovery: write {@code groups} full block groups, lose the DataNode holding the most
  * internal blocks, and time the NameNode-driven reconstruction until the NameNode reports no
  * low-redundancy or missing group and lists every internal block on a live node again. Bytes
  * come from every namespace's interface counters; every rebuilt replica is compared with the
- * lost original; then the file is deleted and the DataNode comes back empty.
+ * lost original; then the file is deleted and the DataNode comes back.
  */
 public final class FullNodeRecovery {
+  /** How the DataNode is lost, and how it comes back. */
+  public enum Loss {
+    /** Killed (SIGKILL); it comes back as a new JVM with an empty data directory. */
+    CRASH,
+    /**
+     * Cut off from every other node while its JVM runs on; it rejoins with the same, compiled
+     * JVM, and the NameNode has it delete its replicas of the deleted file.
+     */
+    ISOLATION
+  }
+
   /** One lost internal block and where it was rebuilt. */
   public record LostBlock(int group, int index, long blockId, String rebuiltOn, boolean verified) {}
 
@@ -64,8 +75,14 @@ public final class FullNodeRecovery {
     this.timeoutMs = timeoutMs;
   }
 
-  public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed,
+  public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed, Loss loss,
                     LongConsumer written) throws IOException, InterruptedException {
+    return run(scenario, policy, groups, blockSize, seed, loss, java.util.Set.of(), written);
+  }
+
+  /** As above, but the victim is never one of the DataNodes named in {@code spared}. */
+  public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed, Loss loss,
+                    java.util.Set<String> spared, LongConsumer written) throws IOException, InterruptedException {
     int k = policy.getNumDataUnits();
     Path file = new Path("/bench/" + Scenario.pathName(scenario) + "/recovery");
     long length = (long) groups * k * blockSize;
@@ -73,7 +90,9 @@ public final class FullNodeRecovery {
         policy.getName()));
     BenchFiles.write(fs, file, policy, blockSize, length, new PatternData(seed), written);
     List<LocatedStripedBlock> before = BenchFiles.awaitAllBlocks(fs, file, policy, timeoutMs);
-    Node victim = cluster.dataNodeAt(mostLoaded(before));
+    java.util.Set<String> sparedIps = new java.util.HashSet<>();
+    spared.forEach(name -> sparedIps.add(cluster.node(name).ip()));
+    Node victim = cluster.dataNodeAt(mostLoaded(before, sparedIps));
     Map<String, String> originals = new LinkedHashMap<>();
     List<int[]> lost = new ArrayList<>();
     for (int g = 0; g < before.size(); g++) {
@@ -92,10 +111,15 @@ public final class FullNodeRecovery {
     try {
       DataNodeJmx.Tasks tasksBefore = tasks(victim);
       NodeCounters countersBefore = cluster.counters();
-      progress.accept(String.format("%s: killing %s (%s), which holds %d internal blocks %s; waiting for the "
-          + "NameNode to notice and rebuild them", scenario, victim.name(), victim.ip(), lost.size(), indices(lost)));
+      progress.accept(String.format("%s: %s %s (%s), which holds %d internal blocks %s; waiting for the "
+          + "NameNode to notice and rebuild them", scenario, loss == Loss.CRASH ? "killing" : "cutting off", victim.name(),
+          victim.ip(), lost.size(), indices(lost)));
       long t0 = System.nanoTime();
-      cluster.stopDataNode(victim.name());
+      if (loss == Loss.CRASH) {
+        cluster.stopDataNode(victim.name());
+      } else {
+        cluster.isolateDataNode(victim.name(), true);
+      }
       long dead = 0;
       long t1 = 0;
       long deadline = System.currentTimeMillis() + timeoutMs;
@@ -139,17 +163,27 @@ public final class FullNodeRecovery {
           repairBlocks(delta, victim, rebuilt.size(), blockSize), maxLoad(delta, rebuilt, blockSize));
     } finally {
       fs.delete(file.getParent(), true);
-      progress.accept(scenario + ": restarting " + victim.name() + " with an empty data directory");
-      cluster.startDataNode(victim.name(), true);
+      if (loss == Loss.CRASH) {
+        progress.accept(scenario + ": restarting " + victim.name() + " with an empty data directory");
+        cluster.startDataNode(victim.name(), true);
+      } else {
+        progress.accept(scenario + ": " + victim.name() + " rejoins");
+        cluster.isolateDataNode(victim.name(), false);
+      }
     }
   }
 
-  /** The IP holding the most internal blocks of the file (ties: the lowest DataNode number). */
-  static String mostLoaded(List<LocatedStripedBlock> groups) {
+  /**
+   * The IP holding the most internal blocks of the file (ties: the lowest DataNode number),
+   * other than the {@code spared} IPs.
+   */
+  static String mostLoaded(List<LocatedStripedBlock> groups, java.util.Set<String> spared) {
     Map<String, Integer> count = new TreeMap<>();
     for (LocatedStripedBlock g : groups) {
       for (DatanodeInfo d : g.getLocations()) {
-        count.merge(d.getIpAddr(), 1, Integer::sum);
+        if (!spared.contains(d.getIpAddr())) {
+          count.merge(d.getIpAddr(), 1, Integer::sum);
+        }
       }
     }
     return count.entrySet().stream()

@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.RegionCoder;
 import io.ecrepair.gf.RegionCoders;
 import java.util.concurrent.ExecutorService;
@@ -14,7 +15,7 @@ import org.apache.hadoop.util.DataChecksum;
 
 /**
  * What the reconstruction tasks of one DataNode share: the DataNode, its configuration and
- * the settings read from it, the helper-read threads and the metrics.
+ * the settings read from it, the helper-read threads, the cell buffers and the metrics.
  */
 final class ReconstructionContext {
   private final DataNode datanode;
@@ -27,6 +28,7 @@ final class ReconstructionContext {
   private final float xmitWeight;
   private final boolean timeStockTasks;
   private final boolean rebuildRs;
+  private final BufferPool buffers;
 
   ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
@@ -40,6 +42,11 @@ final class ReconstructionContext {
         DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_DEFAULT);
     this.timeStockTasks = conf.getBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, false);
     this.rebuildRs = conf.getBoolean(EcRepairDataNodePlugin.REBUILD_RS_KEY, false);
+    long poolMb = conf.getLong(EcRepairDataNodePlugin.BUFFER_POOL_MB_KEY, EcRepairDataNodePlugin.BUFFER_POOL_MB_DEFAULT);
+    if (poolMb < 0) {
+      throw new IllegalArgumentException(EcRepairDataNodePlugin.BUFFER_POOL_MB_KEY + " must be >= 0, not " + poolMb);
+    }
+    this.buffers = new BufferPool(Math.min(poolMb << 20, Runtime.getRuntime().maxMemory() / 4));
     AtomicInteger threads = new AtomicInteger();
     this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
       Thread t = new Thread(r, "ec-repair-read-" + name + "-" + threads.incrementAndGet());
@@ -67,6 +74,11 @@ final class ReconstructionContext {
 
   ExecutorService readPool() {
     return readPool;
+  }
+
+  /** Cell buffers the DataNode's tasks reuse ({@code ecrepair.datanode.buffer.pool.mb}). */
+  BufferPool buffers() {
+    return buffers;
   }
 
   RegionCoder coder() {

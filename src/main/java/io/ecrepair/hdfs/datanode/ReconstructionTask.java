@@ -4,7 +4,7 @@ import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
-import io.ecrepair.gf.Buffers;
+import io.ecrepair.gf.BufferPool;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.RangeListener;
@@ -124,8 +124,10 @@ final class ReconstructionTask implements Runnable {
       ctx.metrics().record(report);
       ReconstructionLog.add(report);
       if (error == null) {
-        LOG.info("ec-repair: rebuilt {} reading {} bytes for {} lost bytes in {} s", order, report.bytesRead(),
-            lostBytes, String.format("%.3f", report.seconds()));
+        LOG.info("ec-repair: rebuilt {} reading {} bytes for {} lost bytes in {} s (waiting for helpers {} s, "
+            + "coding {} s, writing {} s)", order, report.bytesRead(), lostBytes, String.format("%.3f", report.seconds()),
+            String.format("%.3f", readNanos / 1e9), String.format("%.3f", decodeNanos / 1e9),
+            String.format("%.3f", writeNanos / 1e9));
       }
     }
   }
@@ -278,16 +280,17 @@ final class ReconstructionTask implements Runnable {
       }
     }
     int[] readers = readUnits.stream().mapToInt(Integer::intValue).toArray();
+    BufferPool buffers = ctx.buffers();
     RowWindow window = new RowWindow(RowWindow.depthFor(readers.length, cellSize, WINDOW_BUDGET), n, cellSize,
-        readers, from);
-    ByteBuffer zeros = Buffers.alignedDirect(cellSize);
+        readers, from, buffers);
+    ByteBuffer zeros = buffers.take(cellSize);
     int[] order = repair.lost();
     ByteBuffer[] out = new ByteBuffer[order.length];
     ByteBuffer[] checkOut = check == null ? null : new ByteBuffer[order.length];
     for (int i = 0; i < order.length; i++) {
-      out[i] = Buffers.alignedDirect(cellSize);
+      out[i] = buffers.take(cellSize);
       if (checkOut != null) {
-        checkOut[i] = Buffers.alignedDirect(cellSize);
+        checkOut[i] = buffers.take(cellSize);
       }
     }
     // Position of each target's block in the repair's output order.
@@ -376,12 +379,24 @@ final class ReconstructionTask implements Runnable {
       for (HelperFeed f : feeds) {
         f.reader.close();
       }
+      boolean readersDone = true;
       for (Future<?> f : running) {
         try {
           f.get(ctx.stallMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
           // the feed reported its failure through the window, or was cancelled
         }
+        readersDone &= f.isDone();
+      }
+      // Only this thread still uses the output buffers; the cell buffers only if no reader
+      // can still write into them (one stuck past the wait keeps them, and the GC frees them).
+      buffers.give(zeros);
+      for (int i = 0; i < order.length; i++) {
+        buffers.give(out[i]);
+        buffers.give(checkOut == null ? null : checkOut[i]);
+      }
+      if (readersDone) {
+        window.recycle(buffers);
       }
     }
   }

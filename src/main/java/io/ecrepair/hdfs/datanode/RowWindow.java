@@ -1,6 +1,6 @@
 package io.ecrepair.hdfs.datanode;
 
-import io.ecrepair.gf.Buffers;
+import io.ecrepair.gf.BufferPool;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
@@ -38,13 +38,18 @@ final class RowWindow {
   private boolean cancelled;
 
   RowWindow(int depth, int units, int cellSize, int[] helpers, int firstRow) {
+    this(depth, units, cellSize, helpers, firstRow, new BufferPool(0));
+  }
+
+  /** A window whose cell buffers come from {@code buffers} ({@link #recycle} gives them back). */
+  RowWindow(int depth, int units, int cellSize, int[] helpers, int firstRow, BufferPool buffers) {
     this.depth = depth;
     this.helpers = helpers.clone();
     this.firstRow = firstRow;
     this.slots = new ByteBuffer[depth][units];
     for (int d = 0; d < depth; d++) {
       for (int u : helpers) {
-        slots[d][u] = Buffers.alignedDirect(cellSize);
+        slots[d][u] = buffers.take(cellSize);
       }
     }
     this.done = new int[units];
@@ -129,6 +134,16 @@ final class RowWindow {
   synchronized void release(int row) {
     freedBelow = Math.max(freedBelow, row + 1 + depth);
     notifyAll();
+  }
+
+  /** Gives every cell buffer to {@code buffers}: only once no reader can write into them any more. */
+  synchronized void recycle(BufferPool buffers) {
+    for (ByteBuffer[] row : slots) {
+      for (int i = 0; i < row.length; i++) {
+        buffers.give(row[i]);
+        row[i] = null;
+      }
+    }
   }
 
   /** Stops readers waiting for a slot. */
