@@ -155,14 +155,17 @@ class SpreadRepairPlacementTest {
       awaitWhole(fs, new org.apache.hadoop.fs.Path(ec, "after"));
 
       if (placement == SpreadRepairPlacementPolicy.class) {
-        // every rebuild target was chosen through the policy's repair path, and only those
+        // Every rebuild target was chosen through the policy's repair path. The memory may hold
+        // more: HDFS drops work whose targets it chose when the block changed meanwhile
+        // (validateReconstructionWork), and schedules a failed task again (in one CI run one
+        // node was remembered twice for the one block it rebuilt).
         RepairLoad memory = ((SpreadRepairPlacementPolicy) cluster.getNamesystem().getBlockManager()
             .getStriptedBlockPlacementPolicy()).repairLoad();
-        Map<String, Integer> remembered = new HashMap<>();
         for (String node : live) {
-          remembered.put(node, memory.recent(node));
+          assertTrue(memory.recent(node) >= rebuiltOn.get(node), "the policy chose " + memory.recent(node)
+              + " targets on " + node + ", which rebuilt " + rebuiltOn.get(node) + " blocks");
         }
-        assertEquals(rebuiltOn, remembered, "targets the policy chose");
+        assertEquals(0, memory.recent(dead), "the dead DataNode was never a target");
       }
       int lost = lostIndex.size();
       int max = rebuiltOn.values().stream().mapToInt(Integer::intValue).max().orElse(0);
