@@ -68,6 +68,7 @@ final class ReconstructionTask implements Runnable {
   private long bytesWritten;
   private int replacements;
   private boolean validated;
+  private long planNanos;
   private long readNanos;
   private long decodeNanos;
   private long writeNanos;
@@ -124,8 +125,9 @@ final class ReconstructionTask implements Runnable {
       ctx.metrics().record(report);
       ReconstructionLog.add(report);
       if (error == null) {
-        LOG.info("ec-repair: rebuilt {} reading {} bytes for {} lost bytes in {} s (waiting for helpers {} s, "
-            + "coding {} s, writing {} s)", order, report.bytesRead(), lostBytes, String.format("%.3f", report.seconds()),
+        LOG.info("ec-repair: rebuilt {} reading {} bytes for {} lost bytes in {} s (planning {} s, waiting for "
+            + "helpers {} s, coding {} s, writing {} s)", order, report.bytesRead(), lostBytes,
+            String.format("%.3f", report.seconds()), String.format("%.3f", planNanos / 1e9),
             String.format("%.3f", readNanos / 1e9), String.format("%.3f", decodeNanos / 1e9),
             String.format("%.3f", writeNanos / 1e9));
       }
@@ -201,6 +203,7 @@ final class ReconstructionTask implements Runnable {
         avail.addAll(empty);
         int[] available = avail.stream().mapToInt(Integer::intValue).toArray();
         CellRowRepair repair;
+        long planStart = System.nanoTime();
         try {
           repair = RepairCatalog.plan(spec, lostSorted, available);
         } catch (UndecodableException e) {
@@ -209,6 +212,7 @@ final class ReconstructionTask implements Runnable {
         }
         RepairPlans.Check check = ctx.validation() ? RepairPlans.check(spec, lostSorted, available, repair, emptyUnits)
             : null;
+        planNanos += System.nanoTime() - planStart;
         try {
           row = runRows(layout, groupLength, rows, row, repair, check, sources, emptyUnits, lost, writers, targetOk);
         } catch (RowWindow.HelperFailure f) {
