@@ -13,8 +13,6 @@ import java.util.Map;
  * a fresh one; a caller gives it back only once nothing else can still write into it.
  */
 public final class BufferPool {
-  private static final byte[] ZEROS = new byte[64 * 1024];
-
   private final long budgetBytes;
   private final Map<Integer, ArrayDeque<ByteBuffer>> free = new HashMap<>();
   private long keptBytes;
@@ -40,11 +38,9 @@ public final class BufferPool {
     if (b == null) {
       return Buffers.alignedDirect(size);
     }
-    b.clear();
-    while (b.hasRemaining()) {
-      b.put(ZEROS, 0, Math.min(ZEROS.length, b.remaining()));
-    }
-    return b.clear();
+    b.clear(); // a caller may have left a shorter limit
+    Buffers.zero(b, 0, b.capacity());
+    return b;
   }
 
   /**

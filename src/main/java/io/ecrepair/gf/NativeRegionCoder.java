@@ -30,7 +30,7 @@ final class NativeRegionCoder implements RegionCoder {
     if (in.length == 0) {
       if (!accumulate) {
         for (int r = 0; r < out.length; r++) {
-          zero(out[r], outOff[r], len);
+          Buffers.zero(out[r], outOff[r], outOff[r] + len);
         }
       }
       return;
@@ -127,12 +127,6 @@ final class NativeRegionCoder implements RegionCoder {
   private void multiplyAccumulateOne(ByteBuffer src, int srcOff, ByteBuffer dst, int dstOff, int len) {
     CodingTables one = prepare(new GFMatrix(1, 1, new byte[] {1}));
     encode(one, new ByteBuffer[] {src}, new int[] {srcOff}, new ByteBuffer[] {dst}, new int[] {dstOff}, len, true);
-  }
-
-  private static void zero(ByteBuffer b, int off, int len) {
-    for (int i = 0; i < len; i++) {
-      b.put(off + i, (byte) 0);
-    }
   }
 
   private static byte[][] arrays(ByteBuffer[] bs) {

@@ -29,13 +29,6 @@ final class BlockFiles {
     }
   }
 
-  /** buf[from, to) = 0. */
-  static void zero(ByteBuffer buf, int from, int to) {
-    for (int i = from; i < to; i++) {
-      buf.put(i, (byte) 0);
-    }
-  }
-
   static void closeAll(FileChannel[] channels) throws IOException {
     IOException first = null;
     for (FileChannel c : channels) {

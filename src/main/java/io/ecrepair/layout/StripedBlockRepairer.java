@@ -210,7 +210,7 @@ public final class StripedBlockRepairer {
         BlockFiles.readFully(in[block], dst, fileOffset, readable, dir.resolve(Manifest.blockFileName(group, block)));
         reads.computeIfAbsent(block, b -> new ByteRanges()).add(fileOffset, readable);
       }
-      BlockFiles.zero(cells[block], from + readable, from + length);
+      Buffers.zero(cells[block], from + readable, from + length);
     }
   }
 

@@ -118,7 +118,7 @@ public final class StripedFileDecoder {
             for (int i : sources) {
               int len = layout.cellLength(groupLength, r, i);
               BlockFiles.readFully(in[i], cells[i], layout.blockOffset(r), len, dir.resolve(Manifest.blockFileName(g, i)));
-              BlockFiles.zero(cells[i], len, codingLength);
+              Buffers.zero(cells[i], len, codingLength);
               units[i] = cells[i];
               bytesRead += len;
             }

@@ -75,7 +75,7 @@ public final class StripedFileEncoder {
             for (int i = 0; i < k; i++) {
               int len = layout.cellLength(groupLength, r, i);
               BlockFiles.readFully(in, data[i], layout.fileOffset(g, r, i), len, input);
-              BlockFiles.zero(data[i], len, codingLength);
+              Buffers.zero(data[i], len, codingLength);
             }
             code.encode(data, dataOff, parity, parityOff, codingLength);
             for (int i = 0; i < n; i++) {

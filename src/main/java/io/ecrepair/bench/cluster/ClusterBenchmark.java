@@ -95,7 +95,7 @@ public final class ClusterBenchmark {
           warmUp(recovery, s, policy, seed++);
         }
         FullNodeRecovery.Result r = recovery.run(s.name(), policy, settings.groups(), settings.cluster().blockSize(),
-            seed++, FullNodeRecovery.Loss.CRASH, written);
+            seed++, FullNodeRecovery.Loss.CRASH, Set.of(), written);
         recoveries.add(r);
         progress.accept(String.format(java.util.Locale.ROOT, "%s: rebuilt %d blocks in %.1f s by %s, %.2f blocks "
             + "received per block (theory %.2f), %s", s.name(), r.lost().size(), r.repairSeconds(), r.engine(),

@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -75,14 +77,9 @@ public final class FullNodeRecovery {
     this.timeoutMs = timeoutMs;
   }
 
+  /** One recovery; the victim is never one of the DataNodes named in {@code spared}. */
   public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed, Loss loss,
-                    LongConsumer written) throws IOException, InterruptedException {
-    return run(scenario, policy, groups, blockSize, seed, loss, java.util.Set.of(), written);
-  }
-
-  /** As above, but the victim is never one of the DataNodes named in {@code spared}. */
-  public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed, Loss loss,
-                    java.util.Set<String> spared, LongConsumer written) throws IOException, InterruptedException {
+                    Set<String> spared, LongConsumer written) throws IOException, InterruptedException {
     int k = policy.getNumDataUnits();
     Path file = new Path("/bench/" + Scenario.pathName(scenario) + "/recovery");
     long length = (long) groups * k * blockSize;
@@ -90,7 +87,7 @@ public final class FullNodeRecovery {
         policy.getName()));
     BenchFiles.write(fs, file, policy, blockSize, length, new PatternData(seed), written);
     List<LocatedStripedBlock> before = BenchFiles.awaitAllBlocks(fs, file, policy, timeoutMs);
-    java.util.Set<String> sparedIps = new java.util.HashSet<>();
+    Set<String> sparedIps = new HashSet<>();
     spared.forEach(name -> sparedIps.add(cluster.node(name).ip()));
     Node victim = cluster.dataNodeAt(mostLoaded(before, sparedIps));
     Map<String, String> originals = new LinkedHashMap<>();
@@ -177,7 +174,7 @@ public final class FullNodeRecovery {
    * The IP holding the most internal blocks of the file (ties: the lowest DataNode number),
    * other than the {@code spared} IPs.
    */
-  static String mostLoaded(List<LocatedStripedBlock> groups, java.util.Set<String> spared) {
+  static String mostLoaded(List<LocatedStripedBlock> groups, Set<String> spared) {
     Map<String, Integer> count = new TreeMap<>();
     for (LocatedStripedBlock g : groups) {
       for (DatanodeInfo d : g.getLocations()) {

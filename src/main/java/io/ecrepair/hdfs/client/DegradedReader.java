@@ -225,7 +225,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
           blockRanges.add(new long[] {layout.blockOffset(r) + x[0], readEnd - x[0]});
         }
         // Past its stored bytes a cell is zeros for coding (HDFS pads the last row).
-        zero(target, Math.max(x[0], stored), x[0] + x[1]);
+        Buffers.zero(target, Math.max(x[0], stored), x[0] + x[1]);
       }
       if (!blockRanges.isEmpty()) {
         fetchUnits.add(u);
@@ -395,14 +395,6 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     ByteBuffer d = b.duplicate();
     d.limit(from + length).position(from);
     return d.slice();
-  }
-
-  private static final byte[] ZEROS = new byte[64 * 1024];
-
-  private static void zero(ByteBuffer b, int from, int to) {
-    for (int i = from; i < to; i += ZEROS.length) {
-      b.put(i, ZEROS, 0, Math.min(ZEROS.length, to - i));
-    }
   }
 
   /** Sorted, overlapping or touching ranges {offset, length} merged. */

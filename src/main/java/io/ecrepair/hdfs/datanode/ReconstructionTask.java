@@ -5,6 +5,7 @@ import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.gf.BufferPool;
+import io.ecrepair.gf.Buffers;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.RangeListener;
@@ -56,7 +57,6 @@ final class ReconstructionTask implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(ReconstructionTask.class);
   /** Memory for a task's window of cell rows (direct buffers; at least one row). */
   private static final long WINDOW_BUDGET = 48L << 20;
-  private static final byte[] ZERO = new byte[64 * 1024];
 
   private final ReconstructionContext ctx;
   private final ReconstructionOrder order;
@@ -553,11 +553,7 @@ final class ReconstructionTask implements Runnable {
         cell = window.cell(unit, row);
         int stored = layout.cellLength(groupLength, row, unit);
         for (int[] range : needed.get(row - from)) {
-          int zeroFrom = Math.max(range[0], stored);
-          int zeroTo = range[0] + range[1];
-          for (int i = zeroFrom; i < zeroTo; i += ZERO.length) {
-            cell.put(i, ZERO, 0, Math.min(ZERO.length, zeroTo - i));
-          }
+          Buffers.zero(cell, Math.max(range[0], stored), range[0] + range[1]);
         }
       }
     }

@@ -37,10 +37,6 @@ final class RowWindow {
   private HelperFailure failure;
   private boolean cancelled;
 
-  RowWindow(int depth, int units, int cellSize, int[] helpers, int firstRow) {
-    this(depth, units, cellSize, helpers, firstRow, new BufferPool(0));
-  }
-
   /** A window whose cell buffers come from {@code buffers} ({@link #recycle} gives them back). */
   RowWindow(int depth, int units, int cellSize, int[] helpers, int firstRow, BufferPool buffers) {
     this.depth = depth;

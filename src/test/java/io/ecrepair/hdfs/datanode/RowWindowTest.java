@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ecrepair.gf.BufferPool;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +16,7 @@ class RowWindowTest {
 
   @Test
   void rowsBecomeReadyWhenEveryHelperFinishedThem() throws Exception {
-    RowWindow w = new RowWindow(2, 4, 16, new int[] {1, 3}, 0);
+    RowWindow w = new RowWindow(2, 4, 16, new int[] {1, 3}, 0, new BufferPool(0));
     ByteBuffer c1 = w.cell(1, 0);
     w.completed(1, 1);
     w.cell(3, 0);
@@ -39,7 +40,7 @@ class RowWindowTest {
 
   @Test
   void aSilentHelperCountsAsFailedAfterTheStallTime() {
-    RowWindow w = new RowWindow(2, 3, 16, new int[] {0, 2}, 5);
+    RowWindow w = new RowWindow(2, 3, 16, new int[] {0, 2}, 5, new BufferPool(0));
     w.completed(0, 6);
     RowWindow.HelperFailure f = assertThrows(RowWindow.HelperFailure.class, () -> w.awaitRow(5, 300));
     assertEquals(2, f.unit);
@@ -48,7 +49,7 @@ class RowWindowTest {
 
   @Test
   void aReportedFailureWakesTheTaskThread() {
-    RowWindow w = new RowWindow(2, 3, 16, new int[] {0, 1}, 0);
+    RowWindow w = new RowWindow(2, 3, 16, new int[] {0, 1}, 0, new BufferPool(0));
     CompletableFuture.runAsync(() -> {
       try {
         Thread.sleep(100);
@@ -63,7 +64,7 @@ class RowWindowTest {
 
   @Test
   void cancellingReleasesWaitingReaders() throws Exception {
-    RowWindow w = new RowWindow(2, 1, 16, new int[] {0}, 0);
+    RowWindow w = new RowWindow(2, 1, 16, new int[] {0}, 0, new BufferPool(0));
     CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> {
       try {
         w.cell(0, 7);
@@ -74,5 +75,26 @@ class RowWindowTest {
     Thread.sleep(100);
     w.cancel();
     assertThrows(Exception.class, () -> waiting.get(5, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void recycledCellBuffersServeTheNextWindowZeroed() throws Exception {
+    BufferPool pool = new BufferPool(1 << 20);
+    RowWindow first = new RowWindow(2, 3, 16, new int[] {0, 2}, 0, pool);
+    ByteBuffer cell = first.cell(0, 0);
+    cell.put(0, (byte) 7);
+    first.recycle(pool);
+    assertEquals(2 * 2 * 16, pool.keptBytes(), "two slots of two helpers' 16-byte cells");
+
+    RowWindow next = new RowWindow(2, 3, 16, new int[] {0, 2}, 0, pool);
+    assertEquals(0, pool.keptBytes(), "the next window took them all");
+    for (int row = 0; row < 2; row++) {
+      for (int unit : new int[] {0, 2}) {
+        ByteBuffer b = next.cell(unit, row);
+        for (int i = 0; i < 16; i++) {
+          assertEquals(0, b.get(i), "row " + row + " unit " + unit + " byte " + i);
+        }
+      }
+    }
   }
 }
