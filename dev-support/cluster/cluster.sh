@@ -18,6 +18,8 @@
 #   cluster.sh isolate --state DIR I on|off   cut DataNode I off from every other node (its JVM keeps
 #                                          running: the NameNode declares it dead) or let it rejoin
 #                                          and wait until all DataNodes are live
+#   cluster.sh settle --state DIR          flush the nodes' written data to disk (a measured phase
+#                                          must not share the disk with the writeback of a write)
 #   cluster.sh java --state DIR NODE MAIN ARGS...  run a Java main in NODE's namespace (foreground)
 set -euo pipefail
 
@@ -382,7 +384,7 @@ cmd_isolate() {
   if [[ $2 == off ]]; then cmd_wait_live "$DATANODES"; fi
 }
 
-[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|wait-live|counters|exec|reach|isolate --state DIR ..."
+[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|wait-live|counters|exec|reach|isolate|settle|java --state DIR ..."
 cmd=$1; shift
 [[ ${1:-} == --state ]] || die "$cmd: --state DIR must come first"
 STATE=$(realpath -m "$2"); shift 2
@@ -397,6 +399,7 @@ case $cmd in
   exec) load_state; node=$1; shift; exec ip netns exec "$(node_field "$node" 2)" "$@" ;;
   reach) load_state; cmd_reach "$@" ;;
   isolate) load_state; cmd_isolate "$@" ;;
+  settle) load_state; sync -f "$STATE/data" ;;
   java) load_state; node=$1; main=$2; shift 2
     exec ip netns exec "$(node_field "$node" 2)" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \
       -Djava.library.path="$DIST/lib/native" -Dlog4j.configuration="file:$STATE/conf/$node/log4j.properties" \

@@ -84,8 +84,8 @@ final class DemoCommand implements Callable<Integer> {
           run.fileVerified() ? "read back whole after reconstruction: equal" : "READ BACK DIFFERS");
       Table t = new Table("group", "lost block", "rebuilt by", "bytes read", "x block", "repair s", "verified");
       for (MiniClusterRepairs.Repair r : run.repairs()) {
-        t.row(r.group(), r.lostIndex(), r.engine().equals("hdfs") ? "HDFS (stock)" : "ec-repair plugin",
-            r.bytesRead(), String.format(Locale.ROOT, "%.2f", r.blocksRead()),
+        t.row(r.group(), r.heldByStopped() ? r.lostIndex() : r.lostIndex() + " (not lost)",
+            r.engine().equals("hdfs") ? "HDFS (stock)" : "ec-repair plugin", r.bytesRead(), String.format(Locale.ROOT, "%.2f", r.blocksRead()),
             String.format(Locale.ROOT, "%.3f", r.seconds()), r.verified() ? "yes" : "NO");
       }
       t.print(out);
@@ -119,6 +119,7 @@ final class DemoCommand implements Callable<Integer> {
         m.put("blocksRead", r.blocksRead());
         m.put("seconds", r.seconds());
         m.put("verified", r.verified());
+        m.put("heldByStoppedDataNode", r.heldByStopped());
         repairs.add(m);
       }
       Map<String, Object> p = new LinkedHashMap<>();

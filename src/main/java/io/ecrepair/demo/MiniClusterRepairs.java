@@ -46,9 +46,15 @@ import org.apache.hadoop.io.IOUtils;
  * the DataNode back (empty of the file) for the next policy.
  */
 public final class MiniClusterRepairs implements AutoCloseable {
-  /** One rebuilt internal block. */
+  /**
+   * One rebuilt internal block.
+   *
+   * @param verified every replica of it the NameNode lists afterwards equals the original
+   * @param heldByStopped the stopped DataNode held it; false when HDFS also rebuilt a block that
+   *     was not lost (its NameNode can count a live replica out, e.g. on a DataNode it deems busy)
+   */
   public record Repair(int group, int lostIndex, String engine, long bytesRead, long blockBytes, double seconds,
-                       boolean verified, Map<Integer, Long> helperBytes) {
+                       boolean verified, boolean heldByStopped, Map<Integer, Long> helperBytes) {
     /** Bytes read as a multiple of the rebuilt block. */
     public double blocksRead() {
       return blockBytes == 0 ? 0 : (double) bytesRead / blockBytes;
@@ -280,8 +286,8 @@ public final class MiniClusterRepairs implements AutoCloseable {
         for (int index : r.lost()) {
           long blockBytes = StripedBlockUtil.getInternalBlockLength(groups.get(g).getBlockSize(), policy, index);
           repairs.add(new Repair(g, index, r.engine(), r.lost().length == 1 ? r.bytesRead() : r.bytesRead()
-              / r.lost().length, blockBytes, r.seconds(), equal.getOrDefault(g + "/" + index, false)
-              && lost.contains(g + "/" + index), r.helperBytes()));
+              / r.lost().length, blockBytes, r.seconds(), equal.getOrDefault(g + "/" + index, false),
+              lost.contains(g + "/" + index), r.helperBytes()));
         }
       }
       repairs.sort(Comparator.comparingInt(Repair::group).thenComparingInt(Repair::lostIndex));

@@ -31,6 +31,17 @@ public final class RepairCatalog {
     }
   };
 
+  /** Codes whose single-loss repairs were handed to {@link #PREPARER}. */
+  private static final java.util.Set<CodeSpec> PREPARED = ConcurrentHashMap.newKeySet();
+  /** One low-priority thread compiles repairs ahead of need, so it never competes with itself. */
+  private static final java.util.concurrent.ExecutorService PREPARER =
+      java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "ec-repair-plan-preparer");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        return t;
+      });
+
   private RepairCatalog() {}
 
   /**
@@ -59,12 +70,51 @@ public final class RepairCatalog {
   }
 
   /**
+   * Compiles, once per code and JVM and in the background, the repair of every single lost
+   * internal block from all the others: when a node dies, every DataNode that rebuilds one of
+   * its blocks then finds its repair ready instead of compiling it on the repair's critical path
+   * (a Clay repair takes a cold JVM up to a second of CPU to compile).
+   */
+  public static void prepareSingleLosses(CodeSpec spec) {
+    if (!PREPARED.add(spec)) {
+      return;
+    }
+    PREPARER.execute(() -> {
+      int n = spec.n();
+      for (int lost = 0; lost < n; lost++) {
+        int[] available = new int[n - 1];
+        for (int u = 0, j = 0; u < n; u++) {
+          if (u != lost) {
+            available[j++] = u;
+          }
+        }
+        try {
+          plan(spec, new int[] {lost}, available);
+        } catch (RuntimeException e) {
+          // only a head start: the repair that needs this plan compiles it and reports any error
+        }
+      }
+    });
+  }
+
+  /** Whether the repair of {@code lost} from {@code available} is compiled and cached. */
+  static boolean isCached(CodeSpec spec, int[] lost, int[] available) {
+    synchronized (PLANS) {
+      return PLANS.containsKey(key(spec, lost, available));
+    }
+  }
+
+  private static String key(CodeSpec spec, int[] lost, int[] available) {
+    return spec + Arrays.toString(lost) + Arrays.toString(available);
+  }
+
+  /**
    * The code's cheapest repair of {@code lost} from {@code available} (sorted).
    *
    * @throws UndecodableException when {@code available} cannot rebuild {@code lost}
    */
   public static CellRowRepair plan(CodeSpec spec, int[] lost, int[] available) {
-    String key = spec + Arrays.toString(lost) + Arrays.toString(available);
+    String key = key(spec, lost, available);
     synchronized (PLANS) {
       CellRowRepair p = PLANS.get(key);
       if (p != null) {

@@ -122,6 +122,15 @@ public final class ClusterHandle implements AutoCloseable {
     run(List.of("isolate", "--state", state.toString(), name.substring(2), isolated ? "on" : "off"));
   }
 
+  /**
+   * Flushes what the DataNodes wrote to disk, so that a recovery timed next does not share the
+   * disk with the kernel's writeback of the file written just before it (on a real cluster a
+   * node fails long after its data was written).
+   */
+  public void settleWrites() throws IOException, InterruptedException {
+    run(List.of("settle", "--state", state.toString()));
+  }
+
   /** Starts it again and waits until the NameNode counts every DataNode live. */
   public void startDataNode(String name, boolean wipe) throws IOException, InterruptedException {
     List<String> a = new ArrayList<>(List.of("dn-start", "--state", state.toString(), name.substring(2)));

@@ -105,6 +105,8 @@ public final class FullNodeRecovery {
         }
       }
     }
+    progress.accept(scenario + ": flushing the written file to disk");
+    cluster.settleWrites();
     try {
       DataNodeJmx.Tasks tasksBefore = tasks(victim);
       NodeCounters countersBefore = cluster.counters();

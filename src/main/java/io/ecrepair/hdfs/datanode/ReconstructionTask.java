@@ -69,6 +69,9 @@ final class ReconstructionTask implements Runnable {
   private int replacements;
   private boolean validated;
   private long planNanos;
+  /** When the first row's wait began and the last row was written (System.nanoTime; 0 = never). */
+  private long firstRowAt;
+  private long lastRowAt;
   private long readNanos;
   private long decodeNanos;
   private long writeNanos;
@@ -125,13 +128,19 @@ final class ReconstructionTask implements Runnable {
       ctx.metrics().record(report);
       ReconstructionLog.add(report);
       if (error == null) {
-        LOG.info("ec-repair: rebuilt {} reading {} bytes for {} lost bytes in {} s (planning {} s, waiting for "
-            + "helpers {} s, coding {} s, writing {} s)", order, report.bytesRead(), lostBytes,
-            String.format("%.3f", report.seconds()), String.format("%.3f", planNanos / 1e9),
-            String.format("%.3f", readNanos / 1e9), String.format("%.3f", decodeNanos / 1e9),
-            String.format("%.3f", writeNanos / 1e9));
+        long end = start + Math.round(report.seconds() * 1e9);
+        long setup = firstRowAt == 0 ? 0 : Math.max(0, firstRowAt - start - planNanos);
+        long finish = lastRowAt == 0 ? 0 : end - lastRowAt;
+        LOG.info("ec-repair: rebuilt {} reading {} bytes for {} lost bytes in {} s (planning {} s, setting up {} s, "
+            + "waiting for helpers {} s, coding {} s, writing {} s, finishing {} s)", order, report.bytesRead(),
+            lostBytes, seconds(end - start), seconds(planNanos), seconds(setup), seconds(readNanos),
+            seconds(decodeNanos), seconds(writeNanos), seconds(finish));
       }
     }
+  }
+
+  private static String seconds(long nanos) {
+    return String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e9);
   }
 
   /** The whole repair; returns the bytes rebuilt. */
@@ -206,6 +215,7 @@ final class ReconstructionTask implements Runnable {
         long planStart = System.nanoTime();
         try {
           repair = RepairCatalog.plan(spec, lostSorted, available);
+          RepairCatalog.prepareSingleLosses(spec); // after ours: the preparer holds the code while it compiles
         } catch (UndecodableException e) {
           throw new IOException("cannot rebuild " + Arrays.toString(lostSorted) + " of " + order.policy().getName()
               + " from internal blocks " + Arrays.toString(available) + ": " + e.getMessage(), e);
@@ -315,6 +325,9 @@ final class ReconstructionTask implements Runnable {
       DataTransferThrottler writeThrottle = ctx.datanode().getEcReconstuctWriteThrottler();
       for (int r = from; r < rows; r++) {
         long t0 = System.nanoTime();
+        if (firstRowAt == 0) {
+          firstRowAt = t0;
+        }
         ByteBuffer[] cells;
         try {
           cells = window.awaitRow(r, ctx.stallMillis()).clone();
@@ -376,6 +389,7 @@ final class ReconstructionTask implements Runnable {
         readNanos += t1 - t0;
         decodeNanos += t2 - t1;
         writeNanos += t3 - t2;
+        lastRowAt = t3;
       }
       return rows;
     } finally {

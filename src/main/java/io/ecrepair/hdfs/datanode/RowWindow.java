@@ -128,7 +128,16 @@ final class RowWindow {
 
   /** The task thread is done with {@code row}: its slot may take row + depth. */
   synchronized void release(int row) {
+    int edge = freedBelow;
     freedBelow = Math.max(freedBelow, row + 1 + depth);
+    // A reader that filled the window to its edge was waiting for us, not silent: its stall clock
+    // restarts now (else a helper that ran ahead counts as failed the moment its next row is due).
+    long now = System.nanoTime();
+    for (int u : helpers) {
+      if (done[u] >= edge) {
+        progressAt.set(u, now);
+      }
+    }
     notifyAll();
   }
 

@@ -48,6 +48,43 @@ class RowWindowTest {
   }
 
   @Test
+  void waitingForASlotIsNotSilence() throws Exception {
+    // Depth 1: helper 0 finishes row 0 at once, then waits for row 1's slot while helper 1 takes
+    // longer than the stall time over row 0 (delivering all along).
+    RowWindow w = new RowWindow(1, 2, 16, new int[] {0, 1}, 0, new BufferPool(0));
+    w.cell(0, 0);
+    w.completed(0, 1);
+    CompletableFuture<Void> helper0 = CompletableFuture.runAsync(() -> {
+      try {
+        w.cell(0, 1);
+        Thread.sleep(100);
+        w.completed(0, 2);
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
+    w.cell(1, 0);
+    for (int i = 0; i < 8; i++) {
+      Thread.sleep(50);
+      w.progressed(1);
+    }
+    w.completed(1, 1);
+    w.awaitRow(0, 300);
+    w.release(0);
+    CompletableFuture.runAsync(() -> {
+      try {
+        w.cell(1, 1);
+        w.completed(1, 2);
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
+    // Helper 0's last bytes are 400 ms old, but it was waiting on us: row 1 comes, no failure.
+    w.awaitRow(1, 300);
+    helper0.get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
   void aReportedFailureWakesTheTaskThread() {
     RowWindow w = new RowWindow(2, 3, 16, new int[] {0, 1}, 0, new BufferPool(0));
     CompletableFuture.runAsync(() -> {
