@@ -121,14 +121,14 @@ final class ReconstructionTask implements Runnable {
       for (int i = 0; i < lost.length; i++) {
         lost[i] = order.targetIndices()[i];
       }
+      long end = System.nanoTime();
       TaskReport report = new TaskReport("ec-repair", ctx.name(), order.policy().getName(),
           order.policy().getCodecName().toLowerCase(java.util.Locale.ROOT), order.blockGroup().getBlockId(), lost,
-          perHelper, bytesRead.sum(), bytesWritten, lostBytes, (System.nanoTime() - start) / 1e9, replacements,
+          perHelper, bytesRead.sum(), bytesWritten, lostBytes, (end - start) / 1e9, replacements,
           validated, error);
       ctx.metrics().record(report);
       ReconstructionLog.add(report);
       if (error == null) {
-        long end = start + Math.round(report.seconds() * 1e9);
         long setup = firstRowAt == 0 ? 0 : Math.max(0, firstRowAt - start - planNanos);
         long finish = lastRowAt == 0 ? 0 : end - lastRowAt;
         LOG.info("ec-repair: rebuilt {} reading {} bytes for {} lost bytes in {} s (planning {} s, setting up {} s, "

@@ -65,11 +65,11 @@ class RowWindowTest {
     });
     w.cell(1, 0);
     for (int i = 0; i < 8; i++) {
-      Thread.sleep(50);
+      Thread.sleep(100);
       w.progressed(1);
     }
     w.completed(1, 1);
-    w.awaitRow(0, 300);
+    w.awaitRow(0, 500);
     w.release(0);
     CompletableFuture.runAsync(() -> {
       try {
@@ -79,8 +79,8 @@ class RowWindowTest {
         throw new RuntimeException(e);
       }
     });
-    // Helper 0's last bytes are 400 ms old, but it was waiting on us: row 1 comes, no failure.
-    w.awaitRow(1, 300);
+    // Helper 0's last bytes are 800 ms old, but it was waiting on us: row 1 comes, no failure.
+    w.awaitRow(1, 500);
     helper0.get(5, TimeUnit.SECONDS);
   }
 
