@@ -115,6 +115,8 @@ write_conf() {  # write_conf NODE IP
     prop dfs.datanode.data.dir "$STATE/data/$node/data"
     prop dfs.datanode.plugins io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin
     prop dfs.datanode.ec.reconstruction.validation false
+    # Repair agents on 9866 + 10: RS (through the plugin) and LRC blocks rebuilt along helper chains.
+    prop ecrepair.datanode.agent.port-offset 10
     local kv
     for kv in "${DN_CONF[@]}"; do prop "${kv%%=*}" "${kv#*=}"; done
     echo '</configuration>'

@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.datanode;
 
+import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -40,6 +41,21 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   public static final String BUFFER_POOL_MB_KEY = "ecrepair.datanode.buffer.pool.mb";
   public static final long BUFFER_POOL_MB_DEFAULT = 128;
 
+  /**
+   * Repair pipelining (default 0 = off): every DataNode runs a repair agent on its data
+   * transfer port plus this offset (one offset for the whole cluster, so a DataNode knows its
+   * helpers' agents), and a lost block of a scalar code (RS through the plugin, LRC) is rebuilt
+   * along a chain of its helpers, each adding its term to the partial sum it passes on (ECPipe):
+   * no link carries more than one block. The agent checks a block access token for its block
+   * on every request (when tokens are on) and refuses to start where data transfer is
+   * encrypted or SASL-protected, since its streams are plain TCP. A broken chain costs time,
+   * never data: the task goes on reading the helpers itself.
+   */
+  public static final String AGENT_PORT_OFFSET_KEY = "ecrepair.datanode.agent.port-offset";
+  /** KiB per slice flowing along a repair chain (default 128). */
+  public static final String PIPELINE_SLICE_KB_KEY = "ecrepair.datanode.pipeline.slice.kb";
+  public static final int PIPELINE_SLICE_KB_DEFAULT = 128;
+
   private static final Logger LOG = LoggerFactory.getLogger(EcRepairDataNodePlugin.class);
   private static final Map<DataNode, EcRepairDataNodePlugin> ACTIVE = new ConcurrentHashMap<>();
 
@@ -47,6 +63,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   private ReconstructionMetrics metrics;
   private ReconstructionContext ctx;
   private ReconstructionHook hook;
+  private volatile RepairAgent agent;
 
   @Override
   public synchronized void start(Object service) {
@@ -62,6 +79,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
       metrics = new ReconstructionMetrics(nameOf(dn));
       ctx = new ReconstructionContext(dn, dn.getConf(), metrics, dn.getErasureCodingWorker().getXmitWeight());
       hook = ReconstructionHook.install(dn, ctx);
+      agent = startAgent(dn, ctx);
       metrics.hookInstalled(true);
       metrics.register();
       datanode = dn;
@@ -70,6 +88,10 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
           + "only what each code needs; RS and other policies stay with HDFS (metrics: {})", ctx.name(),
           metrics.sourceName());
     } catch (Throwable t) {
+      if (agent != null) {
+        agent.close();
+        agent = null;
+      }
       if (ctx != null) {
         ctx.shutdown();
       }
@@ -82,8 +104,64 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     }
   }
 
+  /** The repair agent when pipelining is configured and possible here; null otherwise (logged). */
+  private static RepairAgent startAgent(DataNode dn, ReconstructionContext ctx) {
+    int offset = ctx.agentPortOffset();
+    if (offset == 0) {
+      return null;
+    }
+    String why = RepairAgent.unsupportedBecause(dn.getConf());
+    int port = dn.getXferPort() + offset;
+    if (why == null && port > 65535) {
+      why = "data transfer port " + dn.getXferPort() + " + offset " + offset + " is past 65535";
+    }
+    if (why == null) {
+      try {
+        RepairAgent a = RepairAgent.start(ctx, dn.getXferAddress().getAddress(), port);
+        LOG.info("ec-repair: repair agent on {} listens on port {}: RS and LRC blocks are rebuilt along helper chains",
+            ctx.name(), a.port());
+        return a;
+      } catch (IOException e) {
+        why = e.getMessage();
+      }
+    }
+    LOG.warn("ec-repair: no repair agent on {} ({}): chains through it break and their tasks read every helper "
+        + "themselves", ctx.name(), why);
+    return null;
+  }
+
+  /** Stops the repair agent on {@code dn}, if any (tests: a helper whose agent is gone). */
+  static void stopAgent(DataNode dn) {
+    EcRepairDataNodePlugin p = ACTIVE.get(dn);
+    if (p != null) {
+      synchronized (p) {
+        if (p.agent != null) {
+          p.agent.close();
+          p.agent = null;
+        }
+      }
+    }
+  }
+
+  /** The port of the repair agent on {@code dn}, -1 when it runs none. */
+  public static int agentPort(DataNode dn) {
+    EcRepairDataNodePlugin p = ACTIVE.get(dn);
+    RepairAgent a = p == null ? null : p.agent;
+    return a == null ? -1 : a.port();
+  }
+
+  /** Chain hops this DataNode's agent served (0 without an agent). */
+  public static long hopsServed(DataNode dn) {
+    EcRepairDataNodePlugin p = ACTIVE.get(dn);
+    return p == null || p.agent == null ? 0 : p.agent.hopsServed();
+  }
+
   @Override
   public synchronized void stop() {
+    if (agent != null) {
+      agent.close();
+      agent = null;
+    }
     if (hook != null) {
       hook.uninstall();
       hook = null;

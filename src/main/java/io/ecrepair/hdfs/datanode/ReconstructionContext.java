@@ -29,6 +29,8 @@ final class ReconstructionContext {
   private final boolean timeStockTasks;
   private final boolean rebuildRs;
   private final BufferPool buffers;
+  private final int agentPortOffset;
+  private final int pipelineSliceBytes;
 
   ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
@@ -46,6 +48,17 @@ final class ReconstructionContext {
     if (poolMb < 0) {
       throw new IllegalArgumentException(EcRepairDataNodePlugin.BUFFER_POOL_MB_KEY + " must be >= 0, not " + poolMb);
     }
+    this.agentPortOffset = conf.getInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 0);
+    if (agentPortOffset < 0 || agentPortOffset > 65535) {
+      throw new IllegalArgumentException(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY + " must be 0 (off) or a port "
+          + "offset 1..65535, not " + agentPortOffset);
+    }
+    int sliceKb = conf.getInt(EcRepairDataNodePlugin.PIPELINE_SLICE_KB_KEY, EcRepairDataNodePlugin.PIPELINE_SLICE_KB_DEFAULT);
+    if (sliceKb * 1024L < ChainRequest.MIN_SLICE || sliceKb * 1024L > ChainRequest.MAX_SLICE) {
+      throw new IllegalArgumentException(EcRepairDataNodePlugin.PIPELINE_SLICE_KB_KEY + " must be "
+          + ChainRequest.MIN_SLICE / 1024 + ".." + ChainRequest.MAX_SLICE / 1024 + ", not " + sliceKb);
+    }
+    this.pipelineSliceBytes = sliceKb * 1024;
     this.buffers = new BufferPool(Math.min(poolMb << 20, Runtime.getRuntime().maxMemory() / 4));
     AtomicInteger threads = new AtomicInteger();
     this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
@@ -110,6 +123,19 @@ final class ReconstructionContext {
   /** The xmits HDFS charges a task of {@code xmits} (ErasureCodingWorker: weighted, at least 1). */
   int xmitsCharged(int xmits) {
     return Math.max((int) (xmits * xmitWeight), 1);
+  }
+
+  /**
+   * {@code ecrepair.datanode.agent.port-offset}: every DataNode's repair agent listens on its
+   * data transfer port plus this; 0 = no agents, no pipelined repair.
+   */
+  int agentPortOffset() {
+    return agentPortOffset;
+  }
+
+  /** Bytes per slice of a repair chain ({@code ecrepair.datanode.pipeline.slice.kb}). */
+  int pipelineSliceBytes() {
+    return pipelineSliceBytes;
   }
 
   DataChecksum defaultChecksum() {

@@ -21,7 +21,7 @@ import org.apache.hadoop.metrics2.lib.Interns;
  */
 public final class ReconstructionMetrics implements MetricsSource {
   private static final String[] NAMES = {"Tasks", "FailedTasks", "HelperReplacements", "BytesRead", "BytesWritten",
-      "TimeMillis"};
+      "TimeMillis", "ChainedTasks", "BrokenChains"};
 
   private final String sourceName;
   private final String datanode;
@@ -74,6 +74,12 @@ public final class ReconstructionMetrics implements MetricsSource {
       c[3].add(r.bytesRead());
       c[4].add(r.bytesWritten());
       c[5].add(Math.round(r.seconds() * 1000));
+      if (r.route().startsWith("chain")) {
+        c[6].increment();
+      }
+      if (r.route().equals("chain+central")) {
+        c[7].increment();
+      }
     }
   }
 

@@ -79,6 +79,8 @@ final class ReconstructionTask implements Runnable {
   private long groupLength;
   private int[] lostUnits;
   private boolean scalar;
+  /** How the bytes were rebuilt: central (this DataNode reads the helpers), chain, or chain+central. */
+  private String route = "central";
 
   ReconstructionTask(ReconstructionContext ctx, ReconstructionOrder order, int xmitsCharged) {
     this.ctx = ctx;
@@ -124,15 +126,15 @@ final class ReconstructionTask implements Runnable {
       long end = System.nanoTime();
       TaskReport report = new TaskReport("ec-repair", ctx.name(), order.policy().getName(),
           order.policy().getCodecName().toLowerCase(java.util.Locale.ROOT), order.blockGroup().getBlockId(), lost,
-          perHelper, bytesRead.sum(), bytesWritten, lostBytes, (end - start) / 1e9, replacements,
+          route, perHelper, bytesRead.sum(), bytesWritten, lostBytes, (end - start) / 1e9, replacements,
           validated, error);
       ctx.metrics().record(report);
       ReconstructionLog.add(report);
       if (error == null) {
         long setup = firstRowAt == 0 ? 0 : Math.max(0, firstRowAt - start - planNanos);
         long finish = lastRowAt == 0 ? 0 : end - lastRowAt;
-        LOG.info("ec-repair: rebuilt {} reading {} bytes for {} lost bytes in {} s (planning {} s, setting up {} s, "
-            + "waiting for helpers {} s, coding {} s, writing {} s, finishing {} s)", order, report.bytesRead(),
+        LOG.info("ec-repair: rebuilt {} ({}) reading {} bytes for {} lost bytes in {} s (planning {} s, setting up {} s, "
+            + "waiting for helpers {} s, coding {} s, writing {} s, finishing {} s)", order, route, report.bytesRead(),
             lostBytes, seconds(end - start), seconds(planNanos), seconds(setup), seconds(readNanos),
             seconds(decodeNanos), seconds(writeNanos), seconds(finish));
       }
@@ -207,6 +209,9 @@ final class ReconstructionTask implements Runnable {
     Arrays.fill(targetOk, true);
     try {
       int row = 0;
+      if (PipelinedRepair.applies(ctx, spec, lost.length) && lostBytes > 0) {
+        row = pipeline(spec, lost[0], sources, empty, layout, groupLength, lostBytes, writers[0]);
+      }
       while (row < rows) {
         TreeSet<Integer> avail = new TreeSet<>(sources.keySet());
         avail.addAll(empty);
@@ -265,6 +270,54 @@ final class ReconstructionTask implements Runnable {
       }
     }
     return lostBytes;
+  }
+
+  /**
+   * Rebuilds the lost block along a chain of the helpers' repair agents; returns the rows it
+   * wrote: all of them, those before the chain broke, or 0 when no chain could be formed.
+   */
+  private int pipeline(CodeSpec spec, int lost, Map<Integer, Deque<DatanodeInfo>> sources, TreeSet<Integer> empty,
+                       StripedLayout layout, long groupLength, long lostBytes, TargetWriter writer)
+      throws IOException {
+    PipelinedRepair chain = new PipelinedRepair(ctx, order, connector);
+    TreeSet<Integer> avail = new TreeSet<>(sources.keySet());
+    avail.addAll(empty);
+    long planStart = System.nanoTime();
+    List<ChainRequest.Hop> hops;
+    try {
+      hops = chain.hops(spec, lost, avail.stream().mapToInt(Integer::intValue).toArray(), sources, layout,
+          groupLength);
+    } catch (UndecodableException | IllegalStateException e) {
+      LOG.warn("ec-repair: no repair chain for {}: {}; reading the helpers instead", order, e.getMessage());
+      return 0;
+    } finally {
+      planNanos += System.nanoTime() - planStart;
+    }
+    if (hops.isEmpty()) {
+      return 0;
+    }
+    firstRowAt = System.nanoTime();
+    PipelinedRepair.Outcome o = chain.run(hops, lost, layout, groupLength, writer);
+    lastRowAt = System.nanoTime();
+    readNanos += o.waitNanos();
+    writeNanos += o.writeNanos();
+    bytesWritten += o.bytes();
+    remoteBytesRead.add(o.bytes());
+    // Each helper read its own block as far as the chain got (payload; zeros past its end are not read).
+    long reached = o.failure() == null ? lostBytes : o.bytes();
+    for (ChainRequest.Hop h : hops) {
+      long read = Math.min(h.numBytes(), reached);
+      helperBytes.computeIfAbsent(h.unit(), u -> new LongAdder()).add(read);
+      bytesRead.add(read);
+    }
+    if (o.failure() == null) {
+      route = "chain";
+    } else {
+      route = "chain+central";
+      LOG.warn("ec-repair: repair chain for {} broke after {} of its rows: {}; reading the helpers from there on",
+          order, o.rows(), o.failure());
+    }
+    return o.rows();
   }
 
   /**

@@ -10,6 +10,9 @@ import java.util.Map;
  * @param datanode the reconstructing DataNode (host:port)
  * @param blockGroupId the block group's id
  * @param lost the internal block indices rebuilt
+ * @param route how: {@code central} (the rebuilding DataNode read the helpers), {@code chain}
+ *     (repair pipelining through the helpers' agents), {@code chain+central} (a chain that broke,
+ *     finished centrally), {@code hdfs} for HDFS's own tasks
  * @param helperBytes bytes read per helper internal block index (payload, checksums excluded)
  * @param bytesRead all bytes read from helpers
  * @param bytesWritten bytes sent to the targets
@@ -20,6 +23,7 @@ import java.util.Map;
  * @param error null on success, else why the task failed
  */
 public record TaskReport(String engine, String datanode, String policy, String codec, long blockGroupId, int[] lost,
+                         String route,
                          Map<Integer, Long> helperBytes, long bytesRead, long bytesWritten, long lostBytes,
                          double seconds, int helperReplacements, boolean validated, String error) {
   public boolean succeeded() {
@@ -29,7 +33,7 @@ public record TaskReport(String engine, String datanode, String policy, String c
   @Override
   public String toString() {
     return "TaskReport[" + engine + " " + policy + " group " + blockGroupId + " lost " + java.util.Arrays.toString(lost) + " on "
-        + datanode + ": read " + bytesRead + " " + helperBytes + ", wrote " + bytesWritten + " of " + lostBytes
+        + datanode + " (" + route + "): read " + bytesRead + " " + helperBytes + ", wrote " + bytesWritten + " of " + lostBytes
         + " in " + String.format("%.3f", seconds) + " s, replacements " + helperReplacements
         + (validated ? ", validated" : "") + (error == null ? "" : ", FAILED: " + error) + "]";
   }

@@ -41,7 +41,7 @@ final class TimedStockTask implements Runnable {
       // HDFS's task logs its own failures; one that did not send every target its bytes failed.
       boolean failed = written < lostBytes;
       ReconstructionLog.add(new TaskReport("hdfs", ctx.name(), order.policy().getName(),
-          order.policy().getCodecName().toLowerCase(Locale.ROOT), order.blockGroup().getBlockId(), lost, Map.of(),
+          order.policy().getCodecName().toLowerCase(Locale.ROOT), order.blockGroup().getBlockId(), lost, "hdfs", Map.of(),
           read, written, lostBytes, seconds, 0, false, failed ? "HDFS's reconstruction failed (see DataNode log)"
           : null));
     }

@@ -55,8 +55,19 @@ final class RepairCluster implements AutoCloseable {
     testDefaults.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 10);
     Configuration conf = io.ecrepair.demo.MiniClusterRepairs.pluginConf(testDefaults, extra);
     this.conf = conf;
-    this.cluster = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes).build();
+    MiniDFSCluster.Builder builder = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes);
+    int agentOffset = conf.getInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 0);
+    if (agentOffset > 0) {
+      // Agents listen on the transfer port + offset: give each DataNode a transfer port whose partner is free.
+      builder.checkDataNodeAddrConfig(true).dataNodeConfOverlays(agentPorts(dataNodes, agentOffset));
+    }
+    this.cluster = builder.build();
     this.cluster.waitActive();
+    if (agentOffset > 0) {
+      for (DataNode dn : cluster.getDataNodes()) {
+        assertTrue(EcRepairDataNodePlugin.agentPort(dn) == dn.getXferPort() + agentOffset, "repair agent up on " + dn);
+      }
+    }
     this.fs = cluster.getFileSystem();
     this.blockSize = (long) cellSize * cellsPerBlock;
     ErasureCodingPolicy p = new ErasureCodingPolicy(new ECSchema(codec, k, m), cellSize);
@@ -66,6 +77,47 @@ final class RepairCluster implements AutoCloseable {
     Path dir0 = new Path("/ec");
     fs.mkdirs(dir0);
     fs.setErasureCodingPolicy(dir0, policy.getName());
+  }
+
+  /**
+   * Per DataNode: a free transfer port P with P + offset free too, both below the system's
+   * ephemeral range (where no other socket of the test lands by chance), the other ports
+   * picked by the system.
+   */
+  private static Configuration[] agentPorts(int dataNodes, int offset) throws IOException {
+    int low = 32768;
+    try {
+      low = Integer.parseInt(java.nio.file.Files.readString(java.nio.file.Path.of(
+          "/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      // not Linux: assume the IANA default range
+    }
+    int top = Math.max(2048, Math.min(low, 65536) - offset - 1);
+    Random random = new Random();
+    Configuration[] overlays = new Configuration[dataNodes];
+    Set<Integer> taken = new HashSet<>();
+    for (int i = 0; i < dataNodes; i++) {
+      int port;
+      do {
+        port = 1024 + random.nextInt(top - 1024);
+      } while (taken.contains(port) || taken.contains(port + offset) || !free(port) || !free(port + offset));
+      taken.add(port);
+      taken.add(port + offset);
+      Configuration c = new Configuration(false);
+      c.set(DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY, "127.0.0.1:" + port);
+      c.set(DFSConfigKeys.DFS_DATANODE_HTTP_ADDRESS_KEY, "127.0.0.1:0");
+      c.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, "127.0.0.1:0");
+      overlays[i] = c;
+    }
+    return overlays;
+  }
+
+  private static boolean free(int port) {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private ErasureCodingPolicy lookup(String name) throws IOException {

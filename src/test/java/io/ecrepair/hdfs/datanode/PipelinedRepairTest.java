@@ -1,0 +1,177 @@
+package io.ecrepair.hdfs.datanode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Repair pipelining on a MiniDFSCluster (ecrepair.datanode.agent.port-offset set): a lost LRC
+ * or RS block is rebuilt along a chain of its helpers' repair agents, byte for byte; each
+ * helper read only its own block, and the rebuilding DataNode received one block. A chain that
+ * cannot form (an agent gone) or breaks mid-block (a fault after a few slices) costs time,
+ * never data: the task finishes by reading the helpers itself, from the row the chain reached.
+ */
+class PipelinedRepairTest {
+  private static final int CELL = 64 * 1024;
+  private static final int CELLS_PER_BLOCK = 4;
+
+  @TempDir
+  Path tmp;
+
+  @BeforeEach
+  @AfterEach
+  void clear() {
+    ReconstructionLog.clear();
+    ReadFaults.set(null);
+  }
+
+  private static Configuration chains(boolean tokens) {
+    Configuration extra = new Configuration(false);
+    extra.setInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 7);
+    extra.setInt(EcRepairDataNodePlugin.PIPELINE_SLICE_KB_KEY, 16); // several slices per cell
+    extra.setBoolean(EcRepairDataNodePlugin.REBUILD_RS_KEY, true);
+    extra.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, tokens);
+    return extra;
+  }
+
+  @Test
+  void lrcAlongChainsWithBlockTokens() throws Exception {
+    // LRC(12,2,2): a lost block of a local group is the sum of the 6 other blocks of its group.
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
+        chains(true))) {
+      org.apache.hadoop.fs.Path big = writeFiles(c);
+      c.stop(c.holder(big, 0, 0));
+      c.awaitReconstruction(120_000);
+      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
+      c.verifyFiles();
+      List<TaskReport> reports = ReconstructionLog.reports();
+      assertFalse(reports.isEmpty(), "the reconstruction ran");
+      for (TaskReport r : reports) {
+        // A block whose helpers hold no bytes (a parity of empty cells) is zeros, with nothing to chain.
+        assertTrue(r.succeeded() && (r.route().equals("chain") || r.bytesRead() == 0), "rebuilt along a chain: " + r);
+        int expectedHelpers = r.lost()[0] < 14 ? 6 : 12;
+        assertTrue(r.helperBytes().size() <= expectedHelpers, "read only the repair's helpers: " + r);
+        for (long b : r.helperBytes().values()) {
+          assertTrue(b <= r.lostBytes(), "a helper read at most one block's worth: " + r);
+        }
+      }
+      long chained = reports.stream().filter(r -> r.route().equals("chain")).count();
+      assertTrue(chained > 0 && hopsServed(c) >= chained, "the agents served the chains' hops");
+      long counted = 0;
+      for (DataNode dn : c.cluster.getDataNodes()) {
+        counted += EcRepairDataNodePlugin.metrics(dn).getOrDefault("ChainedTasks", 0L);
+      }
+      assertEquals(chained, counted, "ChainedTasks metric");
+      // Every agent's inbound backlog went back to zero with its chains, and a load probe says so.
+      for (DataNode dn : c.cluster.getDataNodes()) {
+        assertEquals(0, RepairAgent.inboundLoad(agentOf(dn), 2000), "inbound backlog of " + dn);
+      }
+      DataNode any = c.cluster.getDataNodes().get(0);
+      EcRepairDataNodePlugin.stopAgent(any);
+      assertEquals(-1, RepairAgent.inboundLoad(agentOf(any), 2000), "a probe of a stopped agent");
+    }
+  }
+
+  @Test
+  void rsAlongChains() throws Exception {
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 10, "rs", 6, 3, CELL, CELLS_PER_BLOCK,
+        chains(false))) {
+      org.apache.hadoop.fs.Path big = writeFiles(c);
+      c.stop(c.holder(big, 1, 2));
+      c.awaitReconstruction(120_000);
+      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
+      c.verifyFiles();
+      List<TaskReport> reports = ReconstructionLog.reports();
+      assertFalse(reports.isEmpty(), "the reconstruction ran");
+      assertTrue(reports.stream().allMatch(r -> r.succeeded() && (r.route().equals("chain") || r.bytesRead() == 0)),
+          reports.toString());
+      assertTrue(reports.stream().anyMatch(r -> r.route().equals("chain")), reports.toString());
+    }
+  }
+
+  @Test
+  void chainThatCannotFormIsDoneCentrally() throws Exception {
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
+        chains(false))) {
+      org.apache.hadoop.fs.Path big = writeFiles(c);
+      long group0 = c.groups(big).get(0).getBlock().getBlockId();
+      // Group 0 loses block 0: its chain runs through blocks 1..5 and 12, and block 3's agent is gone.
+      EcRepairDataNodePlugin.stopAgent(c.dataNode(c.holder(big, 0, 3)));
+      c.stop(c.holder(big, 0, 0));
+      c.awaitReconstruction(120_000);
+      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
+      c.verifyFiles();
+      List<TaskReport> reports = ReconstructionLog.reports();
+      assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
+      assertTrue(reports.stream().anyMatch(r -> r.route().equals("chain+central") && r.lost()[0] == 0
+          && r.blockGroupId() == group0), "group 0's chain could not form and its task read the helpers: " + reports);
+    }
+  }
+
+  @Test
+  void chainThatBreaksMidBlockIsFinishedCentrally() throws Exception {
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
+        chains(false))) {
+      org.apache.hadoop.fs.Path big = writeFiles(c);
+      // The first agent to pass on its 6th slice (a row and a half, 16 KiB slices of 64 KiB cells) fails there.
+      AtomicBoolean failed = new AtomicBoolean();
+      ReadFaults.set(new ReadFaults.Hook() {
+        @Override
+        public void afterRange(DatanodeInfo source, int rangesDelivered) {
+        }
+
+        @Override
+        public void afterChainSlice(String datanode, int unit, int slices) throws IOException {
+          if (slices == 6 && failed.compareAndSet(false, true)) {
+            throw new IOException("test: agent fails after 6 slices");
+          }
+        }
+      });
+      c.stop(c.holder(big, 0, 0));
+      c.awaitReconstruction(120_000);
+      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
+      c.verifyFiles();
+      assertTrue(failed.get(), "the fault was injected");
+      List<TaskReport> reports = ReconstructionLog.reports();
+      assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
+      assertTrue(reports.stream().anyMatch(r -> r.route().equals("chain+central")),
+          "the chain that broke was finished centrally: " + reports);
+    }
+  }
+
+  /** Several groups, a partial last stripe, a file under one cell; returns the big file. */
+  private static org.apache.hadoop.fs.Path writeFiles(RepairCluster c) throws IOException {
+    long groupBytes = (long) c.k() * CELL * CELLS_PER_BLOCK;
+    org.apache.hadoop.fs.Path big = c.write("several-groups", (int) (2 * groupBytes + 3L * CELL + 99), 1);
+    c.write("under-one-cell", 1000, 2);
+    c.write("partial-stripe", 2 * CELL + CELL / 2 + 17, 3);
+    return big;
+  }
+
+  /** A hop naming {@code dn}'s agent, enough for a load probe. */
+  private static ChainRequest.Hop agentOf(DataNode dn) {
+    return new ChainRequest.Hop(0, "127.0.0.1", dn.getXferPort(), dn.getXferPort() + 7, 0, 0, 0, 1,
+        new org.apache.hadoop.security.token.Token<>());
+  }
+
+  private static long hopsServed(RepairCluster c) {
+    long hops = 0;
+    for (DataNode dn : c.cluster.getDataNodes()) {
+      hops += EcRepairDataNodePlugin.hopsServed(dn);
+    }
+    return hops;
+  }
+}
