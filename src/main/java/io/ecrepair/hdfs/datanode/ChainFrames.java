@@ -56,12 +56,7 @@ final class ChainFrames {
    * @throws ChainFailure when the chain reported an error or the stream broke
    */
   static void readData(DataInputStream in, byte[] dst, int len, String from) throws ChainFailure {
-    int n;
-    try {
-      n = in.readInt();
-    } catch (IOException e) {
-      throw new ChainFailure(-1, "the chain from " + from + " broke: " + e, e);
-    }
+    int n = readFrameLength(in, from, "");
     if (n == ERROR) {
       throw readError(in, from);
     }
@@ -78,17 +73,20 @@ final class ChainFrames {
 
   /** Reads the end frame that follows the last data frame. */
   static void readEnd(DataInputStream in, String from) throws ChainFailure {
-    int n;
-    try {
-      n = in.readInt();
-    } catch (IOException e) {
-      throw new ChainFailure(-1, "the chain from " + from + " broke before its end: " + e, e);
-    }
+    int n = readFrameLength(in, from, " before its end");
     if (n == ERROR) {
       throw readError(in, from);
     }
     if (n != END) {
       throw new ChainFailure(-1, "the chain from " + from + " sent more bytes than asked for", null);
+    }
+  }
+
+  private static int readFrameLength(DataInputStream in, String from, String where) throws ChainFailure {
+    try {
+      return in.readInt();
+    } catch (IOException e) {
+      throw new ChainFailure(-1, "the chain from " + from + " broke" + where + ": " + e, e);
     }
   }
 

@@ -53,12 +53,7 @@ class PipelinedRepairTest {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
         chains(true))) {
       org.apache.hadoop.fs.Path big = writeFiles(c);
-      c.stop(c.holder(big, 0, 0));
-      c.awaitReconstruction(120_000);
-      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
-      c.verifyFiles();
-      List<TaskReport> reports = ReconstructionLog.reports();
-      assertFalse(reports.isEmpty(), "the reconstruction ran");
+      List<TaskReport> reports = lose(c, c.holder(big, 0, 0));
       for (TaskReport r : reports) {
         // A block whose helpers hold no bytes (a parity of empty cells) is zeros, with nothing to chain.
         assertTrue(r.succeeded() && (r.route().equals("chain") || r.bytesRead() == 0), "rebuilt along a chain: " + r);
@@ -90,12 +85,7 @@ class PipelinedRepairTest {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 10, "rs", 6, 3, CELL, CELLS_PER_BLOCK,
         chains(false))) {
       org.apache.hadoop.fs.Path big = writeFiles(c);
-      c.stop(c.holder(big, 1, 2));
-      c.awaitReconstruction(120_000);
-      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
-      c.verifyFiles();
-      List<TaskReport> reports = ReconstructionLog.reports();
-      assertFalse(reports.isEmpty(), "the reconstruction ran");
+      List<TaskReport> reports = lose(c, c.holder(big, 1, 2));
       assertTrue(reports.stream().allMatch(r -> r.succeeded() && (r.route().equals("chain") || r.bytesRead() == 0)),
           reports.toString());
       assertTrue(reports.stream().anyMatch(r -> r.route().equals("chain")), reports.toString());
@@ -110,11 +100,7 @@ class PipelinedRepairTest {
       long group0 = c.groups(big).get(0).getBlock().getBlockId();
       // Group 0 loses block 0: its chain runs through blocks 1..5 and 12, and block 3's agent is gone.
       EcRepairDataNodePlugin.stopAgent(c.dataNode(c.holder(big, 0, 3)));
-      c.stop(c.holder(big, 0, 0));
-      c.awaitReconstruction(120_000);
-      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
-      c.verifyFiles();
-      List<TaskReport> reports = ReconstructionLog.reports();
+      List<TaskReport> reports = lose(c, c.holder(big, 0, 0));
       assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
       assertTrue(reports.stream().anyMatch(r -> r.route().equals("chain+central") && r.lost()[0] == 0
           && r.blockGroupId() == group0), "group 0's chain could not form and its task read the helpers: " + reports);
@@ -140,16 +126,26 @@ class PipelinedRepairTest {
           }
         }
       });
-      c.stop(c.holder(big, 0, 0));
-      c.awaitReconstruction(120_000);
-      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
-      c.verifyFiles();
+      List<TaskReport> reports = lose(c, c.holder(big, 0, 0));
       assertTrue(failed.get(), "the fault was injected");
-      List<TaskReport> reports = ReconstructionLog.reports();
       assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
       assertTrue(reports.stream().anyMatch(r -> r.route().equals("chain+central")),
           "the chain that broke was finished centrally: " + reports);
     }
+  }
+
+  /**
+   * Stops {@code victim}, waits for the NameNode-driven reconstruction, checks every internal
+   * block and file byte for byte; returns the tasks' reports.
+   */
+  private static List<TaskReport> lose(RepairCluster c, DatanodeInfo victim) throws Exception {
+    c.stop(victim);
+    c.awaitReconstruction(120_000);
+    assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
+    c.verifyFiles();
+    List<TaskReport> reports = ReconstructionLog.reports();
+    assertFalse(reports.isEmpty(), "the reconstruction ran");
+    return reports;
   }
 
   /** Several groups, a partial last stripe, a file under one cell; returns the big file. */
