@@ -85,7 +85,8 @@ final class DemoCommand implements Callable<Integer> {
       Table t = new Table("group", "lost block", "rebuilt by", "bytes read", "x block", "repair s", "verified");
       for (MiniClusterRepairs.Repair r : run.repairs()) {
         t.row(r.group(), r.heldByStopped() ? r.lostIndex() : r.lostIndex() + " (not lost)",
-            r.engine().equals("hdfs") ? "HDFS (stock)" : "ec-repair plugin", r.bytesRead(), String.format(Locale.ROOT, "%.2f", r.blocksRead()),
+            r.engine().equals("hdfs") ? "HDFS (stock)" : "ec-repair plugin", r.bytesRead(),
+            String.format(Locale.ROOT, "%.2f", r.blocksRead()),
             String.format(Locale.ROOT, "%.3f", r.seconds()), r.verified() ? "yes" : "NO");
       }
       t.print(out);

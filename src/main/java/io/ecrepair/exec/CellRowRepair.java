@@ -73,6 +73,11 @@ public final class CellRowRepair {
     return alpha;
   }
 
+  /** The repair graph of a row's sub-chunks (for a scalar code, of its whole cells). */
+  public Ecdag graph() {
+    return vector.graph();
+  }
+
   /**
    * The byte ranges {offset, length} inside {@code unit}'s cell that a row of coding length
    * {@code codingLength} reads: sorted, adjacent ranges merged. Empty when the row does not

@@ -56,27 +56,27 @@ final class PipelinedRepair {
   }
 
   /**
-   * The chain's hops: every helper whose block the flattened repair graph reads with a nonzero
-   * coefficient and that holds bytes, rotated by the group id so that groups start their chains
-   * on different helpers.
+   * The chain's hops: every helper whose block the repair reads with a nonzero coefficient (the
+   * repaired cell as a combination of helper cells, from the cached repair plan) and that holds
+   * bytes, rotated by the group id so that groups start their chains on different helpers.
    */
   List<ChainRequest.Hop> hops(CodeSpec spec, int lost, int[] available, Map<Integer, Deque<DatanodeInfo>> sources,
                               StripedLayout layout, long groupLength) throws IOException {
-    Ecdag flat = GraphTransforms.flatten(RepairCatalog.code(spec).repairGraph(new int[] {lost}, available));
-    if (flat.repaired().size() != 1) {
-      throw new IllegalStateException("a scalar repair of one block has one repaired vertex, not " + flat.repaired());
+    Ecdag graph = RepairCatalog.plan(spec, new int[] {lost}, available).graph();
+    RepairCatalog.prepareSingleLosses(spec);
+    if (graph.repaired().size() != 1) {
+      throw new IllegalStateException("a scalar repair of one block has one repaired vertex, not " + graph.repaired());
     }
     Map<Integer, Integer> coef = new TreeMap<>();
-    for (Ecdag.Edge e : flat.inputs(flat.repaired().get(0).id())) {
-      coef.merge(flat.vertex(e.from()).block(), e.coef(), (a, b) -> a ^ b);
-    }
+    GraphTransforms.leafExpressions(graph).get(graph.repaired().get(0).id())
+        .forEach((leaf, c) -> coef.put(graph.vertex(leaf).block(), c));
     int offset = ctx.agentPortOffset();
     boolean viaHostname = ctx.datanode().getDnConf().getConnectToDnViaHostname();
     List<ChainRequest.Hop> hops = new ArrayList<>();
     for (Map.Entry<Integer, Integer> c : coef.entrySet()) {
       int unit = c.getKey();
       long length = layout.internalBlockLength(groupLength, unit);
-      if (c.getValue() == 0 || length == 0) {
+      if (length == 0) {
         continue; // contributes zeros
       }
       Deque<DatanodeInfo> d = sources.get(unit);

@@ -213,9 +213,7 @@ final class ReconstructionTask implements Runnable {
         row = pipeline(spec, lost[0], sources, empty, layout, groupLength, lostBytes, writers[0]);
       }
       while (row < rows) {
-        TreeSet<Integer> avail = new TreeSet<>(sources.keySet());
-        avail.addAll(empty);
-        int[] available = avail.stream().mapToInt(Integer::intValue).toArray();
+        int[] available = available(sources, empty);
         CellRowRepair repair;
         long planStart = System.nanoTime();
         try {
@@ -272,6 +270,13 @@ final class ReconstructionTask implements Runnable {
     return lostBytes;
   }
 
+  /** The units a repair may use: every one with a live source, and those that hold no bytes (zeros), sorted. */
+  private static int[] available(Map<Integer, Deque<DatanodeInfo>> sources, TreeSet<Integer> empty) {
+    TreeSet<Integer> avail = new TreeSet<>(sources.keySet());
+    avail.addAll(empty);
+    return avail.stream().mapToInt(Integer::intValue).toArray();
+  }
+
   /**
    * Rebuilds the lost block along a chain of the helpers' repair agents; returns the rows it
    * wrote: all of them, those before the chain broke, or 0 when no chain could be formed.
@@ -280,13 +285,10 @@ final class ReconstructionTask implements Runnable {
                        StripedLayout layout, long groupLength, long lostBytes, TargetWriter writer)
       throws IOException {
     PipelinedRepair chain = new PipelinedRepair(ctx, order, connector);
-    TreeSet<Integer> avail = new TreeSet<>(sources.keySet());
-    avail.addAll(empty);
     long planStart = System.nanoTime();
     List<ChainRequest.Hop> hops;
     try {
-      hops = chain.hops(spec, lost, avail.stream().mapToInt(Integer::intValue).toArray(), sources, layout,
-          groupLength);
+      hops = chain.hops(spec, lost, available(sources, empty), sources, layout, groupLength);
     } catch (UndecodableException | IllegalStateException e) {
       LOG.warn("ec-repair: no repair chain for {}: {}; reading the helpers instead", order, e.getMessage());
       return 0;

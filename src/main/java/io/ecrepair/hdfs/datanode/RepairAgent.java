@@ -189,18 +189,28 @@ final class RepairAgent implements Closeable {
         upstream = new UpstreamSlices(req.upstream(), slice);
       }
       CodingTables term = ctx.coder().prepare(new GFMatrix(1, 1, new byte[] {(byte) self.coef()}));
-      byte[] zeros = new byte[slice];
+      byte[] headSum = upstream == null ? new byte[slice] : null;
       int slices = 0;
       for (long pos = 0; pos < req.length(); pos += slice) {
         int len = (int) Math.min(slice, req.length() - pos);
-        byte[] sum = upstream != null ? upstream.next() : zeros.clone();
+        byte[] sum;
+        if (upstream != null) {
+          sum = upstream.next();
+        } else {
+          sum = headSum;
+          Arrays.fill(sum, 0, len, (byte) 0);
+        }
         ByteBuffer sumBuf = ByteBuffer.wrap(sum);
         if (pos < localLength) {
           byte[] mine = local.next();
           ctx.coder().encode(term, new ByteBuffer[] {ByteBuffer.wrap(mine)}, new int[1], new ByteBuffer[] {sumBuf},
               new int[1], len, true);
+          local.recycle(mine);
         }
         ChainFrames.writeData(out, sumBuf, len);
+        if (upstream != null) {
+          upstream.recycle(sum);
+        }
         ReadFaults.afterChainSlice(ctx.name(), self.unit(), ++slices);
       }
       if (upstream != null) {
@@ -272,13 +282,27 @@ final class RepairAgent implements Closeable {
    */
   private final class SliceQueue {
     private final BlockingQueue<Object> ready = new ArrayBlockingQueue<>(READ_AHEAD);
+    /** Slices the hop is done with, for the reader to fill again (no allocation per slice). */
+    private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(READ_AHEAD + 2);
     private final String what;
+    private final int slice;
     private long waitMillis;
 
     /** {@code firstWaitMillis}: how long the first slice may take (later ones: a stall). */
-    SliceQueue(String what, long firstWaitMillis) {
+    SliceQueue(String what, int slice, long firstWaitMillis) {
       this.what = what;
+      this.slice = slice;
       this.waitMillis = firstWaitMillis;
+    }
+
+    /** A slice buffer to fill (its old bytes are not cleared). */
+    byte[] buffer() {
+      byte[] b = free.poll();
+      return b != null ? b : new byte[slice];
+    }
+
+    void recycle(byte[] b) {
+      free.offer(b);
     }
 
     void put(Object sliceOrEnd) throws InterruptedException {
@@ -318,7 +342,7 @@ final class RepairAgent implements Closeable {
     UpstreamSlices(ChainRequest upstream, int slice) throws IOException {
       String from = upstream.self().toString();
       int firstWait = upstream.firstSliceMillis(ctx.stallMillis());
-      this.queue = new SliceQueue("the chain from " + from, firstWait);
+      this.queue = new SliceQueue("the chain from " + from, slice, firstWait);
       this.socket = open(upstream, firstWait, ctx.datanode().getDnConf().getSocketTimeout());
       this.expected = upstream.length();
       inbound.addAndGet(expected);
@@ -326,7 +350,7 @@ final class RepairAgent implements Closeable {
       this.task = ctx.readPool().submit(() -> {
         try {
           for (long pos = 0; pos < upstream.length(); pos += slice) {
-            byte[] b = new byte[slice];
+            byte[] b = queue.buffer();
             ChainFrames.readData(in, b, (int) Math.min(slice, upstream.length() - pos), from);
             if (pos == 0) {
               socket.setSoTimeout((int) ctx.stallMillis());
@@ -348,6 +372,10 @@ final class RepairAgent implements Closeable {
         throw new IOException("the chain ended early");
       }
       return (byte[]) o;
+    }
+
+    void recycle(byte[] b) {
+      queue.recycle(b);
     }
 
     void awaitEnd() throws IOException, InterruptedException {
@@ -372,7 +400,7 @@ final class RepairAgent implements Closeable {
 
   /** This DataNode's block, read ahead in slices on a reader thread (zeros past its length). */
   private final class LocalSlices implements BlockRangeReader.Sink, Closeable {
-    private final SliceQueue ready = new SliceQueue("its own block read", ctx.stallMillis());
+    private final SliceQueue ready;
     private final BlockRangeReader reader;
     private final int slice;
     private final long length;
@@ -381,6 +409,7 @@ final class RepairAgent implements Closeable {
     private int filled;
 
     LocalSlices(ExtendedBlock block, long length, int slice) {
+      this.ready = new SliceQueue("its own block read", slice, ctx.stallMillis());
       this.slice = slice;
       this.length = length;
       DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(ctx.datanode().getDatanodeId()).build();
@@ -397,6 +426,7 @@ final class RepairAgent implements Closeable {
       try {
         reader.read(List.of(new long[] {0, length}), this);
         if (filling != null) {
+          Arrays.fill(filling, filled, slice, (byte) 0); // zeros past the block's end
           ready.put(filling);
         }
       } catch (Throwable t) {
@@ -411,7 +441,7 @@ final class RepairAgent implements Closeable {
       ByteBuffer src = data.duplicate();
       while (src.hasRemaining()) {
         if (filling == null) {
-          filling = new byte[slice]; // zeros past the block's end
+          filling = ready.buffer();
           filled = 0;
         }
         int n = Math.min(src.remaining(), slice - filled);
@@ -427,6 +457,10 @@ final class RepairAgent implements Closeable {
     /** The next slice of the block. */
     byte[] next() throws IOException, InterruptedException {
       return (byte[]) ready.next();
+    }
+
+    void recycle(byte[] b) {
+      ready.recycle(b);
     }
 
     @Override

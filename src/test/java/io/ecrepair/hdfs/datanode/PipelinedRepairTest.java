@@ -41,7 +41,8 @@ class PipelinedRepairTest {
   private static Configuration chains(boolean tokens) {
     Configuration extra = new Configuration(false);
     extra.setInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 7);
-    extra.setInt(EcRepairDataNodePlugin.PIPELINE_SLICE_KB_KEY, 16); // several slices per cell
+    // 4 KiB slices: 16 per cell, so an agent reuses its slice buffers within a block.
+    extra.setInt(EcRepairDataNodePlugin.PIPELINE_SLICE_KB_KEY, 4);
     extra.setBoolean(EcRepairDataNodePlugin.REBUILD_RS_KEY, true);
     extra.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, tokens);
     return extra;
@@ -52,8 +53,11 @@ class PipelinedRepairTest {
     // LRC(12,2,2): a lost block of a local group is the sum of the 6 other blocks of its group.
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
         chains(true))) {
-      org.apache.hadoop.fs.Path big = writeFiles(c);
-      List<TaskReport> reports = lose(c, c.holder(big, 0, 0));
+      writeFiles(c);
+      // Three full rows, then a whole cell of block 0 and 100 bytes of block 1: rebuilding block 0
+      // adds block 1's last, partly filled slice (a reused buffer) where block 0 still has bytes.
+      org.apache.hadoop.fs.Path ragged = c.write("ragged", 12 * 3 * CELL + CELL + 100, 4);
+      List<TaskReport> reports = lose(c, c.holder(ragged, 0, 0));
       for (TaskReport r : reports) {
         // A block whose helpers hold no bytes (a parity of empty cells) is zeros, with nothing to chain.
         assertTrue(r.succeeded() && (r.route().equals("chain") || r.bytesRead() == 0), "rebuilt along a chain: " + r);
@@ -112,7 +116,7 @@ class PipelinedRepairTest {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
         chains(false))) {
       org.apache.hadoop.fs.Path big = writeFiles(c);
-      // The first agent to pass on its 6th slice (a row and a half, 16 KiB slices of 64 KiB cells) fails there.
+      // The first agent to pass on its 24th slice (a row and a half, 4 KiB slices of 64 KiB cells) fails there.
       AtomicBoolean failed = new AtomicBoolean();
       ReadFaults.set(new ReadFaults.Hook() {
         @Override
@@ -121,8 +125,8 @@ class PipelinedRepairTest {
 
         @Override
         public void afterChainSlice(String datanode, int unit, int slices) throws IOException {
-          if (slices == 6 && failed.compareAndSet(false, true)) {
-            throw new IOException("test: agent fails after 6 slices");
+          if (slices == 24 && failed.compareAndSet(false, true)) {
+            throw new IOException("test: agent fails after 24 slices");
           }
         }
       });

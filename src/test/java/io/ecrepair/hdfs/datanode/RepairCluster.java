@@ -256,8 +256,27 @@ final class RepairCluster implements AutoCloseable {
     return true;
   }
 
-  /** Compares every internal block now stored (off the stopped nodes) with the original bytes; returns how many. */
+  /**
+   * Compares every internal block now stored (off the stopped nodes) with the original bytes;
+   * returns how many. A replica the NameNode listed but its DataNode no longer holds (HDFS
+   * deleting an excess replica, e.g. of a block it also rebuilt while a live copy existed)
+   * makes it list the blocks again and start over, for up to 10 s.
+   */
   int verifyBlocks() throws Exception {
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (true) {
+      try {
+        return verifyListedBlocks();
+      } catch (java.io.FileNotFoundException gone) {
+        if (System.currentTimeMillis() > deadline) {
+          throw gone;
+        }
+        Thread.sleep(500);
+      }
+    }
+  }
+
+  private int verifyListedBlocks() throws Exception {
     Set<Integer> stoppedPorts = new HashSet<>();
     for (DatanodeInfo d : stopped) {
       stoppedPorts.add(d.getXferPort());
