@@ -156,6 +156,12 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     return p == null || p.agent == null ? 0 : p.agent.hopsServed();
   }
 
+  /** Range requests (helper reads of central repairs) this DataNode's agent served (0 without an agent). */
+  public static long rangeRequestsServed(DataNode dn) {
+    EcRepairDataNodePlugin p = ACTIVE.get(dn);
+    return p == null || p.agent == null ? 0 : p.agent.rangeRequestsServed();
+  }
+
   @Override
   public synchronized void stop() {
     if (agent != null) {

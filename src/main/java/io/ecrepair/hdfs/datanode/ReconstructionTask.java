@@ -8,8 +8,11 @@ import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
+import io.ecrepair.hdfs.transfer.FallbackRangeSource;
+import io.ecrepair.hdfs.transfer.RangeSource;
 import io.ecrepair.hdfs.transfer.RangeListener;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -517,10 +520,30 @@ final class ReconstructionTask implements Runnable {
     return rows * cellSize;
   }
 
+  /**
+   * Where a helper's ranges come from: its repair agent when agents run (one request for all
+   * of them), else, or when the agent cannot serve them, HDFS's block reads.
+   */
+  private RangeSource helperSource(DatanodeInfo source, ExtendedBlock block, RangeListener listener) {
+    BlockRangeReader hdfs = new BlockRangeReader(connector, source, block, listener);
+    int offset = ctx.agentPortOffset();
+    if (offset == 0) {
+      return hdfs;
+    }
+    boolean viaHostname = ctx.datanode().getDnConf().getConnectToDnViaHostname();
+    InetSocketAddress agent = new InetSocketAddress(viaHostname ? source.getHostName() : source.getIpAddr(),
+        source.getXferPort() + offset);
+    AgentRangeReader viaAgent = new AgentRangeReader(source, agent, block, connector,
+        ctx.datanode().getDnConf().getSocketTimeout(), ctx.readTimeoutMillis(), listener);
+    return new FallbackRangeSource(viaAgent, hdfs, e -> LOG.warn(
+        "ec-repair: the repair agent of {} did not serve {} of {}: {}; reading it through HDFS", source, block, order,
+        e.toString()));
+  }
+
   /** Reads one helper's ranges for every row into the window, zero where its cells hold no bytes. */
   private final class HelperFeed implements Runnable, BlockRangeReader.Sink {
     private final int unit;
-    private final BlockRangeReader reader;
+    private final RangeSource reader;
     private final StripedLayout layout;
     private final long groupLength;
     private final int rows;
@@ -563,7 +586,7 @@ final class ReconstructionTask implements Runnable {
           layout.dataUnits(), unit);
       block.setNumBytes(layout.internalBlockLength(groupLength, unit));
       DataTransferThrottler throttle = ctx.datanode().getEcReconstuctReadThrottler();
-      this.reader = new BlockRangeReader(connector, source, block, new RangeListener() {
+      RangeListener listener = new RangeListener() {
         @Override
         public void delivered(long bytes) {
           counter.add(bytes);
@@ -579,7 +602,8 @@ final class ReconstructionTask implements Runnable {
         public void rangeDone(int rangesDone) throws IOException {
           ReadFaults.afterRange(source, rangesDone);
         }
-      });
+      };
+      this.reader = helperSource(source, block, listener);
     }
 
     @Override

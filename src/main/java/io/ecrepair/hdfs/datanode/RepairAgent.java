@@ -57,6 +57,8 @@ final class RepairAgent implements Closeable {
   private final ExecutorService handlers;
   private final boolean checkTokens;
   private final LongAdder hopsServed = new LongAdder();
+  private final LongAdder rangeRequestsServed = new LongAdder();
+  private final LocalRangeServer ranges;
   /** Bytes this agent's hops still expect from the hops before them (what its downlink still has to carry). */
   private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean closed;
@@ -64,6 +66,7 @@ final class RepairAgent implements Closeable {
   private RepairAgent(ReconstructionContext ctx, ServerSocket server) {
     this.ctx = ctx;
     this.server = server;
+    this.ranges = new LocalRangeServer(ctx.datanode());
     this.checkTokens = ctx.conf().getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
         DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT);
     AtomicInteger threads = new AtomicInteger();
@@ -112,6 +115,10 @@ final class RepairAgent implements Closeable {
     return hopsServed.sum();
   }
 
+  long rangeRequestsServed() {
+    return rangeRequestsServed.sum();
+  }
+
   private void acceptLoop() {
     while (!closed) {
       try {
@@ -119,7 +126,7 @@ final class RepairAgent implements Closeable {
         try {
           handlers.execute(() -> serve(s));
         } catch (java.util.concurrent.RejectedExecutionException full) {
-          LOG.warn("ec-repair: repair agent on {} is at its limit of concurrent hops; refusing a chain", ctx.name());
+          LOG.warn("ec-repair: repair agent on {} is at its limit of concurrent requests; refusing one", ctx.name());
           IOUtils.closeSocket(s);
         }
       } catch (IOException e) {
@@ -138,6 +145,7 @@ final class RepairAgent implements Closeable {
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
           NetUtils.getOutputStream(s, ctx.datanode().getDnConf().getSocketWriteTimeout()), 128 * 1024));
       ChainRequest req;
+      RangeRequest rangeReq = null;
       try {
         int magic = in.readInt();
         if (magic == ChainRequest.LOAD_PROBE) {
@@ -145,13 +153,21 @@ final class RepairAgent implements Closeable {
           out.flush();
           return;
         }
-        if (magic != ChainRequest.MAGIC) {
-          throw new IOException("not a repair chain request (magic " + Integer.toHexString(magic) + ")");
+        if (magic == RangeRequest.MAGIC) {
+          rangeReq = RangeRequest.readAfterMagic(in);
+          req = null;
+        } else if (magic == ChainRequest.MAGIC) {
+          req = ChainRequest.readAfterMagic(in);
+        } else {
+          throw new IOException("not a repair agent request (magic " + Integer.toHexString(magic) + ")");
         }
-        req = ChainRequest.readAfterMagic(in);
       } catch (IOException e) {
         LOG.warn("ec-repair: repair agent on {} got a bad request from {}: {}", ctx.name(),
             s.getRemoteSocketAddress(), e.getMessage());
+        return;
+      }
+      if (rangeReq != null) {
+        serveRanges(rangeReq, out);
         return;
       }
       ChainRequest.Hop self = req.self();
@@ -171,15 +187,34 @@ final class RepairAgent implements Closeable {
     }
   }
 
+  /** A helper's ranges for a repair done elsewhere, from this DataNode's replica. */
+  private void serveRanges(RangeRequest req, DataOutputStream out) throws IOException {
+    try {
+      checkReadAccess(req.token(), req.block());
+      ranges.serve(req, out);
+      rangeRequestsServed.increment();
+    } catch (Exception e) {
+      LOG.warn("ec-repair: repair agent on {} could not serve ranges of {}: {}", ctx.name(), req.block(), e.toString());
+      out.writeInt(RangeRequest.ERROR);
+      out.writeUTF(String.valueOf(e.getMessage()));
+      out.flush();
+    }
+  }
+
+  /** Before an agent reads or connects anywhere: the request must carry a valid token for our block. */
+  private void checkReadAccess(org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, ExtendedBlock block)
+      throws IOException {
+    if (checkTokens) {
+      ctx.datanode().getBlockPoolTokenSecretManager().checkAccess(token, null, block,
+          BlockTokenIdentifier.AccessMode.READ);
+    }
+  }
+
   /** One hop: partial sum in (unless the head), own term added, sum out. */
   private void serveHop(ChainRequest req, DataOutputStream out) throws IOException, InterruptedException {
     ChainRequest.Hop self = req.self();
     ExtendedBlock block = self.block(req.blockPoolId());
-    if (checkTokens) {
-      // Before this hop reads or connects anywhere: the request must carry a valid token for our block.
-      ctx.datanode().getBlockPoolTokenSecretManager().checkAccess(self.token(), null, block,
-          BlockTokenIdentifier.AccessMode.READ);
-    }
+    checkReadAccess(self.token(), block);
     int slice = req.sliceBytes();
     long localLength = Math.min(self.numBytes(), req.length());
     LocalSlices local = new LocalSlices(block, localLength, slice);

@@ -1,6 +1,5 @@
 package io.ecrepair.hdfs.transfer;
 
-import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -38,7 +37,7 @@ import org.apache.hadoop.util.DataChecksum;
  * is {@code SUCCESS}, not {@code CHECKSUM_OK}, because it is sent before the bytes arrive;
  * checksums are verified here as the bytes come in.
  */
-public final class BlockRangeReader implements Closeable {
+public final class BlockRangeReader implements RangeSource {
   /** Where the bytes of a range go, in increasing block offset order. */
   public interface Sink {
     void accept(long blockOffset, ByteBuffer data) throws IOException, InterruptedException;
@@ -67,11 +66,13 @@ public final class BlockRangeReader implements Closeable {
     this.listener = listener;
   }
 
+  @Override
   public DatanodeInfo source() {
     return source;
   }
 
   /** The checksum of the helper's block, once a response arrived (null before). */
+  @Override
   public DataChecksum checksum() {
     return checksum;
   }
@@ -88,6 +89,7 @@ public final class BlockRangeReader implements Closeable {
    * served fewer than two); a helper it cannot reach, or whose connection ends before
    * answering a lone request, has failed.
    */
+  @Override
   public void read(List<long[]> ranges, Sink sink) throws IOException, InterruptedException {
     List<long[]> todo = new java.util.ArrayList<>(ranges);
     int done = 0;
