@@ -34,10 +34,16 @@ public final class FallbackRangeSource implements RangeSource {
     try {
       preferred.read(ranges, (offset, data) -> {
         long end = offset + data.remaining();
-        sink.accept(offset, data);
+        try {
+          sink.accept(offset, data);
+        } catch (IOException e) {
+          throw new SinkFailure(e);
+        }
         deliveredTo[0] = end;
       });
       return;
+    } catch (SinkFailure e) {
+      throw (IOException) e.getCause(); // the reader's consumer gave up: nothing to fall back for
     } catch (ChecksumException e) {
       throw e;
     } catch (IOException e) {
@@ -50,6 +56,13 @@ public final class FallbackRangeSource implements RangeSource {
     }
     current = fallback;
     fallback.read(remaining(ranges, deliveredTo[0]), sink);
+  }
+
+  /** The sink's own failure, passed through the preferred source unchanged. */
+  private static final class SinkFailure extends IOException {
+    SinkFailure(IOException cause) {
+      super(cause);
+    }
   }
 
   /** The parts of {@code ranges} at or after block offset {@code from}. */

@@ -49,8 +49,8 @@ class AgentRangeReadTest {
   void clayHelpersAreReadThroughTheirAgentsWithBlockTokens() throws Exception {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 9, "clay", 5, 3, CELL, CELLS_PER_BLOCK,
         agents(true))) {
-      org.apache.hadoop.fs.Path big = writeFiles(c);
-      List<TaskReport> reports = lose(c, c.holder(big, 0, 0));
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
       assertTrue(reports.stream().allMatch(r -> r.succeeded() && r.helperReplacements() == 0), reports.toString());
       // One agent request per helper read, and no HDFS read instead of one.
       long helperReads = reports.stream().mapToLong(r -> r.helperBytes().values().stream().filter(b -> b > 0).count())
@@ -68,10 +68,10 @@ class AgentRangeReadTest {
   void aStoppedAgentsHelperIsReadThroughHdfs() throws Exception {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 9, "clay", 5, 3, CELL, CELLS_PER_BLOCK,
         agents(false))) {
-      org.apache.hadoop.fs.Path big = writeFiles(c);
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
       DataNode noAgent = c.dataNode(c.holder(big, 0, 1));
       EcRepairDataNodePlugin.stopAgent(noAgent);
-      List<TaskReport> reports = lose(c, c.holder(big, 0, 0));
+      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
       assertTrue(reports.stream().allMatch(r -> r.succeeded() && r.helperReplacements() == 0), reports.toString());
       long helperReads = reports.stream().mapToLong(r -> r.helperBytes().values().stream().filter(b -> b > 0).count())
           .sum();
@@ -84,7 +84,7 @@ class AgentRangeReadTest {
   void aBadByteInAHelperReplicaIsCaught() throws Exception {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 9, "clay", 5, 3, CELL, CELLS_PER_BLOCK,
         agents(false))) {
-      org.apache.hadoop.fs.Path big = writeFiles(c);
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
       // Block 1 of group 0 gets a flipped byte every 2 KiB of its first cell: the repair of block 0
       // reads sub-chunks of 2427 bytes there (alpha = 27), each holding at least one of them.
       LocatedStripedBlock group = (LocatedStripedBlock) c.groups(big).get(0);
@@ -119,24 +119,7 @@ class AgentRangeReadTest {
     }
   }
 
-  private static List<TaskReport> lose(RepairCluster c, DatanodeInfo victim) throws Exception {
-    c.stop(victim);
-    c.awaitReconstruction(120_000);
-    assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
-    c.verifyFiles();
-    List<TaskReport> reports = ReconstructionLog.reports();
-    assertFalse(reports.isEmpty(), "the reconstruction ran");
-    return reports;
-  }
 
-  /** Several groups, a partial last stripe, a file under one cell; returns the big file. */
-  private static org.apache.hadoop.fs.Path writeFiles(RepairCluster c) throws java.io.IOException {
-    long groupBytes = (long) c.k() * CELL * CELLS_PER_BLOCK;
-    org.apache.hadoop.fs.Path big = c.write("several-groups", (int) (2 * groupBytes + 3L * CELL + 99), 1);
-    c.write("under-one-cell", 1000, 2);
-    c.write("partial-stripe", 2 * CELL + CELL / 2 + 17, 3);
-    return big;
-  }
 
   private static long rangeRequestsServed(RepairCluster c) {
     long served = 0;

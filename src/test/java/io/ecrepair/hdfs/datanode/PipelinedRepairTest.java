@@ -1,7 +1,6 @@
 package io.ecrepair.hdfs.datanode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -53,11 +52,11 @@ class PipelinedRepairTest {
     // LRC(12,2,2): a lost block of a local group is the sum of the 6 other blocks of its group.
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
         chains(true))) {
-      writeFiles(c);
+      c.writeMixedFiles();
       // Three full rows, then a whole cell of block 0 and 100 bytes of block 1: rebuilding block 0
       // adds block 1's last, partly filled slice (a reused buffer) where block 0 still has bytes.
       org.apache.hadoop.fs.Path ragged = c.write("ragged", 12 * 3 * CELL + CELL + 100, 4);
-      List<TaskReport> reports = lose(c, c.holder(ragged, 0, 0));
+      List<TaskReport> reports = c.loseAndVerify(c.holder(ragged, 0, 0));
       for (TaskReport r : reports) {
         // A block whose helpers hold no bytes (a parity of empty cells) is zeros, with nothing to chain.
         assertTrue(r.succeeded() && (r.route().equals("chain") || r.bytesRead() == 0), "rebuilt along a chain: " + r);
@@ -88,8 +87,8 @@ class PipelinedRepairTest {
   void rsAlongChains() throws Exception {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 10, "rs", 6, 3, CELL, CELLS_PER_BLOCK,
         chains(false))) {
-      org.apache.hadoop.fs.Path big = writeFiles(c);
-      List<TaskReport> reports = lose(c, c.holder(big, 1, 2));
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 1, 2));
       assertTrue(reports.stream().allMatch(r -> r.succeeded() && (r.route().equals("chain") || r.bytesRead() == 0)),
           reports.toString());
       assertTrue(reports.stream().anyMatch(r -> r.route().equals("chain")), reports.toString());
@@ -100,11 +99,11 @@ class PipelinedRepairTest {
   void chainThatCannotFormIsDoneCentrally() throws Exception {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
         chains(false))) {
-      org.apache.hadoop.fs.Path big = writeFiles(c);
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
       long group0 = c.groups(big).get(0).getBlock().getBlockId();
       // Group 0 loses block 0: its chain runs through blocks 1..5 and 12, and block 3's agent is gone.
       EcRepairDataNodePlugin.stopAgent(c.dataNode(c.holder(big, 0, 3)));
-      List<TaskReport> reports = lose(c, c.holder(big, 0, 0));
+      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
       assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
       assertTrue(reports.stream().anyMatch(r -> r.route().equals("chain+central") && r.lost()[0] == 0
           && r.blockGroupId() == group0), "group 0's chain could not form and its task read the helpers: " + reports);
@@ -115,7 +114,7 @@ class PipelinedRepairTest {
   void chainThatBreaksMidBlockIsFinishedCentrally() throws Exception {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
         chains(false))) {
-      org.apache.hadoop.fs.Path big = writeFiles(c);
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
       // The first agent to pass on its 24th slice (a row and a half, 4 KiB slices of 64 KiB cells) fails there.
       AtomicBoolean failed = new AtomicBoolean();
       ReadFaults.set(new ReadFaults.Hook() {
@@ -130,7 +129,7 @@ class PipelinedRepairTest {
           }
         }
       });
-      List<TaskReport> reports = lose(c, c.holder(big, 0, 0));
+      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
       assertTrue(failed.get(), "the fault was injected");
       assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
       assertTrue(reports.stream().anyMatch(r -> r.route().equals("chain+central")),
@@ -138,28 +137,7 @@ class PipelinedRepairTest {
     }
   }
 
-  /**
-   * Stops {@code victim}, waits for the NameNode-driven reconstruction, checks every internal
-   * block and file byte for byte; returns the tasks' reports.
-   */
-  private static List<TaskReport> lose(RepairCluster c, DatanodeInfo victim) throws Exception {
-    c.stop(victim);
-    c.awaitReconstruction(120_000);
-    assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
-    c.verifyFiles();
-    List<TaskReport> reports = ReconstructionLog.reports();
-    assertFalse(reports.isEmpty(), "the reconstruction ran");
-    return reports;
-  }
 
-  /** Several groups, a partial last stripe, a file under one cell; returns the big file. */
-  private static org.apache.hadoop.fs.Path writeFiles(RepairCluster c) throws IOException {
-    long groupBytes = (long) c.k() * CELL * CELLS_PER_BLOCK;
-    org.apache.hadoop.fs.Path big = c.write("several-groups", (int) (2 * groupBytes + 3L * CELL + 99), 1);
-    c.write("under-one-cell", 1000, 2);
-    c.write("partial-stripe", 2 * CELL + CELL / 2 + 17, 3);
-    return big;
-  }
 
   /** A hop naming {@code dn}'s agent, enough for a load probe. */
   private static ChainRequest.Hop agentOf(DataNode dn) {

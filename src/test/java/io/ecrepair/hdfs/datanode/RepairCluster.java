@@ -301,6 +301,29 @@ final class RepairCluster implements AutoCloseable {
     return checked;
   }
 
+  /** Several groups with a partial last stripe, a file under one cell, a partial stripe; returns the first. */
+  Path writeMixedFiles() throws IOException {
+    Path big = write("several-groups", (int) (2 * k() * blockSize + 3L * cell() + 99), 1);
+    write("under-one-cell", 1000, 2);
+    write("partial-stripe", 2 * cell() + cell() / 2 + 17, 3);
+    return big;
+  }
+
+  /**
+   * Stops {@code victim}, waits for the NameNode-driven reconstruction, checks every internal
+   * block and file byte for byte; returns the tasks' reports.
+   */
+  List<TaskReport> loseAndVerify(DatanodeInfo victim) throws Exception {
+    stop(victim);
+    awaitReconstruction(120_000);
+    org.junit.jupiter.api.Assertions.assertEquals(original.size(), verifyBlocks(),
+        "every internal block present and equal");
+    verifyFiles();
+    List<TaskReport> reports = ReconstructionLog.reports();
+    assertTrue(!reports.isEmpty(), "the reconstruction ran");
+    return reports;
+  }
+
   /** Reads every file back whole through a stock client and compares. */
   void verifyFiles() throws IOException {
     for (Map.Entry<Path, byte[]> e : files.entrySet()) {
