@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * connection. It checks the request's block access token for this DataNode's block before
  * doing anything else, asks the hop before it for the partial sum, reads its own block
  * through this DataNode's block read (checksums verified), adds its term slice by slice and
- * streams the sum on ({@link ChainFrames}).
+ * streams the sum on ({@link ChainFrames}). It also serves a helper's many byte ranges for
+ * a repair done elsewhere in one request ({@link RangeRequest}, {@link LocalRangeServer}),
+ * after the same token check.
  *
  * <p>Off unless {@value EcRepairDataNodePlugin#AGENT_PORT_OFFSET_KEY} is set; it refuses to
  * start where the cluster protects data transfer (SASL or encryption), because its streams are
