@@ -70,8 +70,6 @@ final class PipelinedRepair {
     Map<Integer, Integer> coef = new TreeMap<>();
     GraphTransforms.leafExpressions(graph).get(graph.repaired().get(0).id())
         .forEach((leaf, c) -> coef.put(graph.vertex(leaf).block(), c));
-    int offset = ctx.agentPortOffset();
-    boolean viaHostname = ctx.datanode().getDnConf().getConnectToDnViaHostname();
     List<ChainRequest.Hop> hops = new ArrayList<>();
     for (Map.Entry<Integer, Integer> c : coef.entrySet()) {
       int unit = c.getKey();
@@ -87,8 +85,8 @@ final class PipelinedRepair {
       ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), layout.cellSize(),
           layout.dataUnits(), unit);
       block.setNumBytes(length);
-      String host = viaHostname ? source.getHostName() : source.getIpAddr();
-      hops.add(new ChainRequest.Hop(unit, host, source.getXferPort(), source.getXferPort() + offset,
+      java.net.InetSocketAddress agent = ctx.agentAddress(source);
+      hops.add(new ChainRequest.Hop(unit, agent.getHostString(), source.getXferPort(), agent.getPort(),
           block.getBlockId(), block.getGenerationStamp(), length, c.getValue(), connector.token(block)));
     }
     if (!hops.isEmpty()) {

@@ -133,6 +133,12 @@ final class ReconstructionContext {
     return agentPortOffset;
   }
 
+  /** Where {@code helper}'s repair agent listens: its address as DataNodes reach it, transfer port plus the offset. */
+  java.net.InetSocketAddress agentAddress(org.apache.hadoop.hdfs.protocol.DatanodeInfo helper) {
+    String host = datanode.getDnConf().getConnectToDnViaHostname() ? helper.getHostName() : helper.getIpAddr();
+    return new java.net.InetSocketAddress(host, helper.getXferPort() + agentPortOffset);
+  }
+
   /** Bytes per slice of a repair chain ({@code ecrepair.datanode.pipeline.slice.kb}). */
   int pipelineSliceBytes() {
     return pipelineSliceBytes;

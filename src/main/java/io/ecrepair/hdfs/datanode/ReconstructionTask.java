@@ -12,7 +12,6 @@ import io.ecrepair.hdfs.transfer.FallbackRangeSource;
 import io.ecrepair.hdfs.transfer.RangeSource;
 import io.ecrepair.hdfs.transfer.RangeListener;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -526,14 +525,10 @@ final class ReconstructionTask implements Runnable {
    */
   private RangeSource helperSource(DatanodeInfo source, ExtendedBlock block, RangeListener listener) {
     BlockRangeReader hdfs = new BlockRangeReader(connector, source, block, listener);
-    int offset = ctx.agentPortOffset();
-    if (offset == 0) {
+    if (ctx.agentPortOffset() == 0) {
       return hdfs;
     }
-    boolean viaHostname = ctx.datanode().getDnConf().getConnectToDnViaHostname();
-    InetSocketAddress agent = new InetSocketAddress(viaHostname ? source.getHostName() : source.getIpAddr(),
-        source.getXferPort() + offset);
-    AgentRangeReader viaAgent = new AgentRangeReader(source, agent, block, connector,
+    AgentRangeReader viaAgent = new AgentRangeReader(source, ctx.agentAddress(source), block, connector,
         ctx.datanode().getDnConf().getSocketTimeout(), ctx.readTimeoutMillis(), listener);
     return new FallbackRangeSource(viaAgent, hdfs, e -> LOG.warn(
         "ec-repair: the repair agent of {} did not serve {} of {}: {}; reading it through HDFS", source, block, order,

@@ -146,7 +146,7 @@ final class RepairAgent implements Closeable {
       DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 8 * 1024));
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
           NetUtils.getOutputStream(s, ctx.datanode().getDnConf().getSocketWriteTimeout()), 128 * 1024));
-      ChainRequest req;
+      ChainRequest req = null;
       RangeRequest rangeReq = null;
       try {
         int magic = in.readInt();
@@ -157,7 +157,6 @@ final class RepairAgent implements Closeable {
         }
         if (magic == RangeRequest.MAGIC) {
           rangeReq = RangeRequest.readAfterMagic(in);
-          req = null;
         } else if (magic == ChainRequest.MAGIC) {
           req = ChainRequest.readAfterMagic(in);
         } else {
