@@ -128,7 +128,9 @@ final class RepairAgent implements Closeable {
         try {
           handlers.execute(() -> serve(s));
         } catch (java.util.concurrent.RejectedExecutionException full) {
-          LOG.warn("ec-repair: repair agent on {} is at its limit of concurrent requests; refusing one", ctx.name());
+          if (!closed) { // a closing agent's pool refuses too, and that is no limit
+            LOG.warn("ec-repair: repair agent on {} is at its limit of concurrent requests; refusing one", ctx.name());
+          }
           IOUtils.closeSocket(s);
         }
       } catch (IOException e) {
