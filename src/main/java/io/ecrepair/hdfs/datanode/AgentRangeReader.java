@@ -61,6 +61,7 @@ final class AgentRangeReader implements RangeSource {
         throw new IOException("reader for " + name + " is closed");
       }
       s.setTcpNoDelay(true);
+      DataNodeConnector.limitReceiveWindow(s, connector.receiveBufferBytes());
       NetUtils.connect(s, agent, connectTimeoutMs);
       s.setSoTimeout(readTimeoutMs);
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 8 * 1024));

@@ -26,11 +26,25 @@ final class DataNodeConnector implements BlockConnector {
   private final DataNode datanode;
   private final Configuration conf;
   private final int readTimeoutMs;
+  private final int receiveBufferBytes;
 
-  DataNodeConnector(DataNode datanode, Configuration conf, int readTimeoutMs) {
+  /** @param receiveBufferBytes TCP receive buffer of each connection, set before it connects; 0 = autotuned */
+  DataNodeConnector(DataNode datanode, Configuration conf, int readTimeoutMs, int receiveBufferBytes) {
     this.datanode = datanode;
     this.conf = conf;
     this.readTimeoutMs = readTimeoutMs;
+    this.receiveBufferBytes = receiveBufferBytes;
+  }
+
+  /** Sets a small receive window before {@code socket} connects (the window scale is agreed then). */
+  static void limitReceiveWindow(Socket socket, int receiveBufferBytes) throws IOException {
+    if (receiveBufferBytes > 0) {
+      socket.setReceiveBufferSize(receiveBufferBytes);
+    }
+  }
+
+  int receiveBufferBytes() {
+    return receiveBufferBytes;
   }
 
   @Override
@@ -49,6 +63,7 @@ final class DataNodeConnector implements BlockConnector {
     Peer peer = null;
     boolean ok = false;
     try {
+      limitReceiveWindow(sock, receiveBufferBytes);
       NetUtils.connect(sock, addr, timeout);
       sock.setTcpNoDelay(true);
       peer = DFSUtilClient.peerFromSocketAndKey(datanode.getSaslClient(), sock,

@@ -31,6 +31,7 @@ final class ReconstructionContext {
   private final BufferPool buffers;
   private final int agentPortOffset;
   private final int pipelineSliceBytes;
+  private final int helperReceiveBufferBytes;
 
   ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
@@ -59,6 +60,13 @@ final class ReconstructionContext {
           + ChainRequest.MIN_SLICE / 1024 + ".." + ChainRequest.MAX_SLICE / 1024 + ", not " + sliceKb);
     }
     this.pipelineSliceBytes = sliceKb * 1024;
+    int receiveKb = conf.getInt(EcRepairDataNodePlugin.HELPER_RECEIVE_BUFFER_KB_KEY,
+        EcRepairDataNodePlugin.HELPER_RECEIVE_BUFFER_KB_DEFAULT);
+    if (receiveKb < 0 || receiveKb > 1 << 20) {
+      throw new IllegalArgumentException(EcRepairDataNodePlugin.HELPER_RECEIVE_BUFFER_KB_KEY
+          + " must be 0 (the system's autotuning) or 1..1048576 KiB, not " + receiveKb);
+    }
+    this.helperReceiveBufferBytes = receiveKb * 1024;
     this.buffers = new BufferPool(Math.min(poolMb << 20, Runtime.getRuntime().maxMemory() / 4));
     AtomicInteger threads = new AtomicInteger();
     this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
@@ -131,6 +139,11 @@ final class ReconstructionContext {
    */
   int agentPortOffset() {
     return agentPortOffset;
+  }
+
+  /** {@code ecrepair.datanode.helper.receive-buffer.kb} in bytes: the receive buffer of a helper connection; 0 = autotuned. */
+  int helperReceiveBufferBytes() {
+    return helperReceiveBufferBytes;
   }
 
   /** Where {@code helper}'s repair agent listens: its address as DataNodes reach it, transfer port plus the offset. */

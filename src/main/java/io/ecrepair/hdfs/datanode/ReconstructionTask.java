@@ -88,7 +88,8 @@ final class ReconstructionTask implements Runnable {
     this.ctx = ctx;
     this.order = order;
     this.xmitsCharged = xmitsCharged;
-    this.connector = new DataNodeConnector(ctx.datanode(), ctx.conf(), ctx.readTimeoutMillis());
+    this.connector = new DataNodeConnector(ctx.datanode(), ctx.conf(), ctx.readTimeoutMillis(),
+        ctx.helperReceiveBufferBytes());
   }
 
   @Override

@@ -451,7 +451,7 @@ final class RepairAgent implements Closeable {
       this.slice = slice;
       this.length = length;
       DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(ctx.datanode().getDatanodeId()).build();
-      DataNodeConnector connector = new DataNodeConnector(ctx.datanode(), ctx.conf(), ctx.readTimeoutMillis());
+      DataNodeConnector connector = new DataNodeConnector(ctx.datanode(), ctx.conf(), ctx.readTimeoutMillis(), 0);
       this.reader = new BlockRangeReader(connector, self, block, new RangeListener() {
         @Override
         public void delivered(long bytes) {
