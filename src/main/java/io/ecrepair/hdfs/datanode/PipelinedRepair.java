@@ -8,6 +8,7 @@ import io.ecrepair.plan.GraphTransforms;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -85,7 +86,7 @@ final class PipelinedRepair {
       ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), layout.cellSize(),
           layout.dataUnits(), unit);
       block.setNumBytes(length);
-      java.net.InetSocketAddress agent = ctx.agentAddress(source);
+      InetSocketAddress agent = ctx.agentAddress(source);
       hops.add(new ChainRequest.Hop(unit, agent.getHostString(), source.getXferPort(), agent.getPort(),
           block.getBlockId(), block.getGenerationStamp(), length, c.getValue(), connector.token(block)));
     }

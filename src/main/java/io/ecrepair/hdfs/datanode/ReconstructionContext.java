@@ -3,6 +3,7 @@ package io.ecrepair.hdfs.datanode;
 import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.RegionCoder;
 import io.ecrepair.gf.RegionCoders;
+import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -10,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.util.DataChecksum;
 
@@ -147,9 +149,9 @@ final class ReconstructionContext {
   }
 
   /** Where {@code helper}'s repair agent listens: its address as DataNodes reach it, transfer port plus the offset. */
-  java.net.InetSocketAddress agentAddress(org.apache.hadoop.hdfs.protocol.DatanodeInfo helper) {
+  InetSocketAddress agentAddress(DatanodeInfo helper) {
     String host = datanode.getDnConf().getConnectToDnViaHostname() ? helper.getHostName() : helper.getIpAddr();
-    return new java.net.InetSocketAddress(host, helper.getXferPort() + agentPortOffset);
+    return new InetSocketAddress(host, helper.getXferPort() + agentPortOffset);
   }
 
   /** Bytes per slice of a repair chain ({@code ecrepair.datanode.pipeline.slice.kb}). */

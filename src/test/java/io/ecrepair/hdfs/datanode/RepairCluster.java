@@ -254,7 +254,7 @@ final class RepairCluster implements AutoCloseable {
   }
 
   /** "node: held/known" for every running DataNode whose replicas differ from the NameNode's count of them. */
-  private String strayReplicas() throws IOException {
+  String strayReplicas() throws IOException {
     String bpid = cluster.getNamesystem().getBlockPoolId();
     org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager dm =
         cluster.getNamesystem().getBlockManager().getDatanodeManager();

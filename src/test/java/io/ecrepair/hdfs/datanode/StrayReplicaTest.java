@@ -1,0 +1,36 @@
+package io.ecrepair.hdfs.datanode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A loss starts only on a clean cluster: a replica a DataNode keeps without the NameNode
+ * placing it there (a failed write's leftover) is found, and the wait ends once the NameNode,
+ * told by a full block report, has it deleted.
+ */
+class StrayReplicaTest {
+  @TempDir
+  Path tmp;
+
+  @Test
+  void aReplicaTheNameNodeDoesNotPlaceIsWaitedOut() throws Exception {
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 6, "rs", 3, 2, 64 * 1024, 2,
+        new Configuration(false))) {
+      c.write("file", 3 * 64 * 1024 + 5, 1);
+      assertEquals("", c.strayReplicas(), "a freshly written cluster is clean");
+      DataNode dn = c.cluster.getDataNodes().get(2);
+      ExtendedBlock unknown = new ExtendedBlock(c.cluster.getNamesystem().getBlockPoolId(), 4242L, 0, 1001);
+      c.cluster.getFsDatasetTestUtils(dn).createFinalizedReplica(unknown);
+      assertTrue(c.strayReplicas().contains(dn.getXferAddress().toString()), "the stray is found: " + c.strayReplicas());
+      c.awaitNoStrayReplicas();
+      assertEquals("", c.strayReplicas(), "the NameNode had the stray deleted");
+    }
+  }
+}
