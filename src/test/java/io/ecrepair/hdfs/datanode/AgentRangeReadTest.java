@@ -88,6 +88,7 @@ class AgentRangeReadTest {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 9, "clay", 5, 3, CELL, CELLS_PER_BLOCK,
         agents(false))) {
       org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      c.awaitHealthy(); // the bad byte goes in last: nothing else may be repaired meanwhile
       // Block 1 of group 0 gets a flipped byte every 2 KiB of its first cell: the repair of block 0
       // reads sub-chunks of 2427 bytes there (alpha = 27), each holding at least one of them.
       LocatedStripedBlock group = (LocatedStripedBlock) c.groups(big).get(0);
@@ -99,7 +100,7 @@ class AgentRangeReadTest {
       flipEvery2k(file);
       assertFalse(java.util.Arrays.equals(good, c.replica(holder, helper)), "the replica on disk has a bad byte");
 
-      c.stop(c.holder(big, 0, 0));
+      c.lose(c.holder(big, 0, 0));
       c.awaitReconstruction(120_000);
       List<TaskReport> reports = ReconstructionLog.reports();
       long group0 = group.getBlock().getBlockId();

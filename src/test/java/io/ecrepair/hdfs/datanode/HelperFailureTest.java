@@ -49,7 +49,7 @@ class HelperFailureTest {
         }
       });
       try {
-        c.stop(lost);
+        c.lose(lost);
         long deadline = System.currentTimeMillis() + 60_000;
         while (!killed.get()) {
           assertTrue(System.currentTimeMillis() < deadline, "no repair read from the helper");

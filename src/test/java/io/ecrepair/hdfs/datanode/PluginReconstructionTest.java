@@ -69,7 +69,7 @@ class PluginReconstructionTest {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 9, "clay", 5, 3, CELL, CELLS_PER_BLOCK,
         extra)) {
       org.apache.hadoop.fs.Path f = c.write("two-groups", (int) (5L * CELL * CELLS_PER_BLOCK * 3 / 2), 5);
-      c.stop(c.holder(f, 0, 0));
+      c.lose(c.holder(f, 0, 0));
       c.awaitReconstruction(120_000);
       assertEquals(c.original.size(), c.verifyBlocks());
       c.verifyFiles();
@@ -122,7 +122,7 @@ class PluginReconstructionTest {
       c.write("partial-stripe", 2 * CELL + CELL / 2 + 17, 3);
 
       // One loss: the holder of data block 0 of group 0 (it holds other indices of other groups too).
-      c.stop(c.holder(big, 0, 0));
+      c.lose(c.holder(big, 0, 0));
       c.awaitReconstruction(120_000);
       assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
       c.verifyFiles();
@@ -138,8 +138,7 @@ class PluginReconstructionTest {
 
       if (m >= 2) {
         // Two losses at once in every group they share: a data and a parity holder of group 1.
-        ReconstructionLog.clear();
-        c.stop(c.holder(big, 1, 1), c.holder(big, 1, k));
+        c.lose(c.holder(big, 1, 1), c.holder(big, 1, k));
         c.awaitReconstruction(120_000);
         assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
         c.verifyFiles();

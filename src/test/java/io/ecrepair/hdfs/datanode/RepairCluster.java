@@ -161,9 +161,7 @@ final class RepairCluster implements AutoCloseable {
       List<LocatedBlock> groups = groups(file);
       boolean all = true;
       for (LocatedBlock b : groups) {
-        LocatedStripedBlock group = (LocatedStripedBlock) b;
-        int dataBlocks = (int) Math.min(k(), (group.getBlockSize() + cell() - 1) / cell());
-        if (group.getBlockIndices().length < dataBlocks + policy.getNumParityUnits()) {
+        if (!missingIndices((LocatedStripedBlock) b, Set.of()).isEmpty()) {
           all = false;
         }
       }
@@ -201,10 +199,10 @@ final class RepairCluster implements AutoCloseable {
    * Stops DataNodes and tells the NameNode at once (no heartbeat expiry wait). Several nodes
    * are declared dead together, under the namesystem lock that the NameNode's redundancy
    * monitor also takes, so it schedules the groups they share as one multi-loss task instead
-   * of racing between the deaths.
+   * of racing between the deaths. It does not wait for a settled cluster, so a test may also
+   * stop a helper in the middle of a repair; a loss under test goes through {@link #lose}.
    */
   void stop(DatanodeInfo... nodes) throws IOException {
-    awaitNoStrayReplicas();
     List<DataNode> dead = new ArrayList<>();
     for (DatanodeInfo node : nodes) {
       dead.add(dataNode(node));
@@ -223,33 +221,80 @@ final class RepairCluster implements AutoCloseable {
   }
 
   /**
-   * Waits until every DataNode holds exactly the replicas the NameNode knows it holds. A write
-   * whose streamer failed (seen on a loaded CI machine) leaves a stale replica of one internal
-   * block on a DataNode, which the NameNode deletes only after it has rebuilt that block
+   * A loss on a settled cluster: waits until it is healthy ({@link #awaitHealthy}), forgets
+   * earlier tasks' reports, then stops {@code nodes}. The reports that follow are the loss's
+   * own: on a loaded machine a write's failed streamer leaves a block for HDFS to rebuild after
+   * the write, and a task rebuilding it while a helper is stopped is not the repair under test.
+   */
+  void lose(DatanodeInfo... nodes) throws IOException {
+    awaitHealthy();
+    ReconstructionLog.clear();
+    stop(nodes);
+  }
+
+  /**
+   * Waits (60 s at most) until nothing is left to repair or clean up: every group of every
+   * file has all its internal blocks off the stopped nodes, the NameNode has no block to
+   * rebuild, rebuilding, corrupt or awaiting deletion, no task of the plugin runs, and every
+   * DataNode holds exactly the replicas the NameNode places on it.
+   *
+   * <p>The last matters because a write whose streamer failed leaves a stale replica of one
+   * internal block on a DataNode, which the NameNode deletes only after rebuilding that block
    * elsewhere. Hadoop 3.3.6 tracks one internal block of a group per DataNode (HDFS-17047): if
    * that node were chosen as a target meanwhile, the deletion report of the stale block would
    * also drop the rebuilt one from the NameNode's map, and the group would be rebuilt onto the
-   * same node forever. A loss starts only on a clean cluster; full block reports make the
-   * NameNode see (and delete) what its incremental reports missed.
+   * same node forever. Full block reports every 2 s make the NameNode see (and delete) what
+   * its incremental reports missed.
    */
-  void awaitNoStrayReplicas() throws IOException {
+  void awaitHealthy() throws IOException {
     long deadline = System.currentTimeMillis() + 60_000;
     long nextReport = System.currentTimeMillis() + 2_000;
-    String strays;
-    while (!(strays = strayReplicas()).isEmpty()) {
+    String unhealthy;
+    while (!(unhealthy = unhealthy()).isEmpty()) {
       if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("DataNodes keep replicas the NameNode does not place on them: " + strays);
+        throw new AssertionError("the cluster did not settle in 60 s: " + unhealthy);
       }
       if (System.currentTimeMillis() > nextReport) {
         cluster.triggerBlockReports();
         nextReport = System.currentTimeMillis() + 2_000;
       }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException(e);
+      pause(100);
+    }
+  }
+
+  /** What keeps the cluster from being healthy, empty when nothing does. */
+  String unhealthy() throws IOException {
+    org.apache.hadoop.hdfs.server.blockmanagement.BlockManager bm = cluster.getNamesystem().getBlockManager();
+    List<String> why = new ArrayList<>();
+    String missing = missingBlocks();
+    if (!missing.isEmpty()) {
+      why.add("internal blocks missing: " + missing);
+    }
+    long[] counts = {bm.getLowRedundancyBlocksCount(), bm.getPendingReconstructionBlocksCount(),
+        bm.getCorruptReplicaBlocksCount(), bm.getPendingDeletionBlocksCount(), bm.getExcessBlocksCount()};
+    String[] names = {"low redundancy", "being rebuilt", "with corrupt replicas", "replicas awaiting deletion",
+        "excess replicas"};
+    for (int i = 0; i < counts.length; i++) {
+      if (counts[i] != 0) {
+        why.add(names[i] + ": " + counts[i]);
       }
+    }
+    if (!ReconstructionLog.running().isEmpty()) {
+      why.add("tasks running for groups " + ReconstructionLog.running());
+    }
+    String strays = strayReplicas();
+    if (!strays.isEmpty()) {
+      why.add("replicas held/known differ on " + strays);
+    }
+    return String.join("; ", why);
+  }
+
+  private static void pause(long millis) throws IOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
     }
   }
 
@@ -280,36 +325,52 @@ final class RepairCluster implements AutoCloseable {
   /** Waits until every group of every file has all its internal blocks again, none on a stopped node. */
   void awaitReconstruction(long timeoutMs) throws Exception {
     long deadline = System.currentTimeMillis() + timeoutMs;
-    while (!allLive()) {
+    while (!missingBlocks().isEmpty()) {
       assertTrue(System.currentTimeMillis() < deadline, "reconstruction did not finish in " + timeoutMs + " ms; "
           + "replicas held/known where they differ: [" + strayReplicas() + "]; reports: " + ReconstructionLog.reports());
       Thread.sleep(200);
     }
   }
 
-  private boolean allLive() throws IOException {
+  /** "file/group: [indices]" for every group missing internal blocks off the stopped nodes; empty when none is. */
+  private String missingBlocks() throws IOException {
     Set<Integer> stoppedPorts = new HashSet<>();
     for (DatanodeInfo d : stopped) {
       stoppedPorts.add(d.getXferPort());
     }
+    StringBuilder out = new StringBuilder();
     for (Path file : files.keySet()) {
       List<LocatedBlock> groups = groups(file);
       for (int g = 0; g < groups.size(); g++) {
-        LocatedStripedBlock group = (LocatedStripedBlock) groups.get(g);
-        Set<Integer> indices = new HashSet<>();
-        for (int j = 0; j < group.getBlockIndices().length; j++) {
-          if (!stoppedPorts.contains(group.getLocations()[j].getXferPort())) {
-            indices.add((int) group.getBlockIndices()[j]);
-          }
-        }
-        String prefix = file + "/" + g + "/";
-        long expected = original.keySet().stream().filter(key -> key.startsWith(prefix)).count();
-        if (indices.size() < expected) {
-          return false;
+        Set<Integer> missing = missingIndices((LocatedStripedBlock) groups.get(g), stoppedPorts);
+        if (!missing.isEmpty()) {
+          out.append(out.length() == 0 ? "" : ", ").append(file).append('/').append(g).append(": ").append(missing);
         }
       }
     }
-    return true;
+    return out.toString();
+  }
+
+  /**
+   * The internal blocks a group should have (its data blocks holding bytes, and every parity)
+   * with no location off the stopped nodes. Counted by index: a block listed twice (a stale
+   * replica beside a rebuilt one) does not stand in for another.
+   */
+  private Set<Integer> missingIndices(LocatedStripedBlock group, Set<Integer> stoppedPorts) {
+    int dataBlocks = (int) Math.min(k(), (group.getBlockSize() + cell() - 1) / cell());
+    Set<Integer> missing = new java.util.TreeSet<>();
+    for (int i = 0; i < dataBlocks; i++) {
+      missing.add(i);
+    }
+    for (int i = 0; i < policy.getNumParityUnits(); i++) {
+      missing.add(k() + i);
+    }
+    for (int j = 0; j < group.getBlockIndices().length; j++) {
+      if (!stoppedPorts.contains(group.getLocations()[j].getXferPort())) {
+        missing.remove((int) group.getBlockIndices()[j]);
+      }
+    }
+    return missing;
   }
 
   /**
@@ -370,7 +431,7 @@ final class RepairCluster implements AutoCloseable {
    * block and file byte for byte; returns the tasks' reports.
    */
   List<TaskReport> loseAndVerify(DatanodeInfo victim) throws Exception {
-    stop(victim);
+    lose(victim);
     awaitReconstruction(120_000);
     org.junit.jupiter.api.Assertions.assertEquals(original.size(), verifyBlocks(),
         "every internal block present and equal");
