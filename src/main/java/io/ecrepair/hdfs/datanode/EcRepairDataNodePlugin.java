@@ -54,16 +54,16 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   public static final String AGENT_PORT_OFFSET_KEY = "ecrepair.datanode.agent.port-offset";
   /**
    * KiB of TCP receive buffer for each helper connection of a repair this DataNode runs
-   * (default 64; 0 leaves it to the system's autotuning). A Clay or Butterfly repair reads 10 to
+   * (default 32; 0 leaves it to the system's autotuning). A Clay or Butterfly repair reads 10 to
    * 13 helpers at once, and a DataNode rebuilding two blocks twice as many: with autotuned
    * windows of megabytes each, their bursts overflow the switch port in front of this node
    * (TCP incast), and every lost packet stalls its cell row. A small fixed window per helper
-   * keeps what is in flight towards this node near what its link and port buffer hold; 64 KiB
-   * still lets a helper send 5 Gbit/s at a 0.1 ms round trip. Raise it (or 0) on links with a
-   * long round trip.
+   * keeps what is in flight towards this node near what its link and port buffer hold, also
+   * for two repairs at once (26 helpers); 32 KiB still lets a helper send 2.6 Gbit/s at a
+   * 0.1 ms round trip. Raise it (or 0) on links with a long round trip.
    */
   public static final String HELPER_RECEIVE_BUFFER_KB_KEY = "ecrepair.datanode.helper.receive-buffer.kb";
-  public static final int HELPER_RECEIVE_BUFFER_KB_DEFAULT = 64;
+  public static final int HELPER_RECEIVE_BUFFER_KB_DEFAULT = 32;
   /** KiB per slice flowing along a repair chain (default 128). */
   public static final String PIPELINE_SLICE_KB_KEY = "ecrepair.datanode.pipeline.slice.kb";
   public static final int PIPELINE_SLICE_KB_DEFAULT = 128;
