@@ -1,22 +1,28 @@
 package io.ecrepair.exec;
 
 import io.ecrepair.ecdag.Ecdag;
-import io.ecrepair.gf.CodingTables;
 import io.ecrepair.gf.RegionCoder;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Runs a colored repair graph across simulated nodes in one JVM, on real bytes: every node
- * runs its {@link NodeProgram} against its own store of values, and a value reaches another
- * node only through the {@link Transport}, which is called exactly where the coloring puts a
- * transfer (once per value and destination node). It counts the bytes each node sends and
- * receives, so a test can hold them against the plan's traffic table, and the requestor's
- * output against the lost block.
+ * runs its {@link NodePart} with the same {@link PartRunner} the DataNodes' repair agents run,
+ * on a thread of its own, and a group of values reaches another node only through an
+ * in-memory link between the two (once per value, destination node and slice). It counts the
+ * bytes each node sends and receives, so a test can hold them against the plan's traffic
+ * table, and the requestor's output against the lost block.
  *
  * <p>Blocks are sequences of cell rows; a cell holds alpha sub-chunks of {@code s} bytes
  * (DESIGN.md section 3, without tail). The graph describes one cell row and runs on every
@@ -25,11 +31,6 @@ import java.util.TreeSet;
  * level by level of the graph.
  */
 public final class SimulatedCluster {
-  /** Moves {@code len} bytes of a value from one node to another. */
-  public interface Transport {
-    void send(int from, int to, int vertex, ByteBuffer src, int srcOff, int len);
-  }
-
   /** The rebuilt blocks (by lost block, ascending) and the bytes each node sent and received. */
   public record Result(int[] lostBlocks, ByteBuffer[] repaired, long[] bytesIn, long[] bytesOut, long transfers) {
     public ByteBuffer repaired(int block) {
@@ -86,8 +87,7 @@ public final class SimulatedCluster {
       rowsL = r;
     }
     int rows = (int) Math.max(0, rowsL);
-    Map<Integer, NodeProgram> programs = NodeProgram.compile(graph, color);
-    int requestor = color[graph.root().id()];
+    Map<Integer, NodePart> parts = NodePart.compile(graph, color);
     TreeSet<Integer> lost = new TreeSet<>();
     for (Ecdag.Vertex v : graph.repaired()) {
       lost.add(v.block());
@@ -97,107 +97,78 @@ public final class SimulatedCluster {
     for (int i = 0; i < out.length; i++) {
       out[i] = ByteBuffer.allocate((int) (rows * cell));
     }
+    int slice = Math.min(sliceBytes, subchunkBytes);
+    int slicesPerSubchunk = (subchunkBytes + slice - 1) / slice;
     long[] in = new long[nodeCount];
     long[] sent = new long[nodeCount];
-    long[] transfers = {0};
-    List<Map<Integer, ByteBuffer>> store = new ArrayList<>();
-    for (int n = 0; n < nodeCount; n++) {
-      store.add(new HashMap<>());
-    }
-    int slice = Math.min(sliceBytes, subchunkBytes);
-    Transport transport = (from, to, vertex, src, off, len) -> {
-      ByteBuffer dst = store.get(to).computeIfAbsent(vertex, x -> ByteBuffer.allocate(slice));
-      dst.put(0, src, off, len);
-      sent[from] += len;
-      in[to] += len;
-      transfers[0]++;
-    };
-    int maxLevel = 0;
-    Map<NodeProgram.Step, CodingTables> tables = new HashMap<>();
-    for (NodeProgram p : programs.values()) {
-      for (NodeProgram.Step s : p.steps()) {
-        tables.put(s, coder.prepare(s.matrix()));
-        maxLevel = Math.max(maxLevel, s.level());
-      }
-      for (NodeProgram.Send s : p.sends()) {
-        maxLevel = Math.max(maxLevel, s.level());
-      }
-    }
-    List<List<NodeProgram.Step>> stepsAt = new ArrayList<>();
-    List<List<int[]>> sendsAt = new ArrayList<>(); // {node, vertex, dest...}
-    for (int l = 0; l <= maxLevel; l++) {
-      stepsAt.add(new ArrayList<>());
-      sendsAt.add(new ArrayList<>());
-    }
-    Map<NodeProgram.Step, Integer> stepNode = new HashMap<>();
-    for (NodeProgram p : programs.values()) {
-      for (NodeProgram.Step s : p.steps()) {
-        stepsAt.get(s.level()).add(s);
-        stepNode.put(s, p.node());
-      }
-      for (NodeProgram.Send s : p.sends()) {
-        int[] e = new int[s.to().length + 2];
-        e[0] = p.node();
-        e[1] = s.vertex();
-        System.arraycopy(s.to(), 0, e, 2, s.to().length);
-        sendsAt.get(s.level()).add(e);
-      }
-    }
-    for (int row = 0; row < rows; row++) {
-      long rowBase = row * cell;
-      for (int o = 0; o < subchunkBytes; o += slice) {
-        int len = Math.min(slice, subchunkBytes - o);
-        for (int l = 0; l <= maxLevel; l++) {
-          for (NodeProgram.Step s : stepsAt.get(l)) {
-            int node = stepNode.get(s);
-            ByteBuffer[] ib = new ByteBuffer[s.inputs().length];
-            int[] io = new int[ib.length];
-            for (int j = 0; j < ib.length; j++) {
-              locate(graph, color, node, s.inputs()[j], blocks, store, rowBase, o, subchunkBytes, ib, io, j);
-            }
-            ByteBuffer[] ob = new ByteBuffer[s.outputs().length];
-            for (int r = 0; r < ob.length; r++) {
-              ob[r] = store.get(node).computeIfAbsent(s.outputs()[r], x -> ByteBuffer.allocate(slice));
-            }
-            coder.encode(tables.get(s), ib, io, ob, new int[ob.length], len, false);
-          }
-          for (int[] e : sendsAt.get(l)) {
-            ByteBuffer[] b = new ByteBuffer[1];
-            int[] off = new int[1];
-            locate(graph, color, e[0], e[1], blocks, store, rowBase, o, subchunkBytes, b, off, 0);
-            for (int d = 2; d < e.length; d++) {
-              transport.send(e[0], e[d], e[1], b[0], off[0], len);
+    LongAdder transfers = new LongAdder();
+    // One FIFO per (from, to): a node's frames to another arrive in the order it sent them.
+    Map<Long, BlockingQueue<byte[]>> links = new ConcurrentHashMap<>();
+    java.util.function.BiFunction<Integer, Integer, BlockingQueue<byte[]>> link =
+        (from, to) -> links.computeIfAbsent((long) from * nodeCount + to, x -> new LinkedBlockingQueue<>());
+    ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, parts.size()));
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (NodePart part : parts.values()) {
+        int node = part.node();
+        running.add(threads.submit(() -> {
+          PartRunner runner = new PartRunner(part, coder, slice);
+          for (int row = 0; row < rows; row++) {
+            long rowBase = row * cell;
+            for (int piece = 0; piece < slicesPerSubchunk; piece++) {
+              int o = piece * slice;
+              int len = Math.min(slice, subchunkBytes - o);
+              PartRunner.Leaves leaves = (t, subs, dst, l) -> {
+                for (int j : subs) {
+                  dst.put(j * l, blocks[node], (int) (rowBase + (long) j * subchunkBytes + o), l);
+                }
+              };
+              PartRunner.Inbox inbox = (t, g, dst, off, l) -> {
+                byte[] f = link.apply(g.peer(), node).take();
+                if (f.length != l) {
+                  throw new IllegalStateException("frame of " + f.length + " bytes where " + l + " were due");
+                }
+                dst.put(off, f);
+              };
+              PartRunner.Outbox outbox = (t, g, src, off, l) -> {
+                byte[] f = new byte[l];
+                src.get(off, f);
+                transfers.add(g.vertices().length);
+                link.apply(node, g.peer()).put(f);
+              };
+              PartRunner.Results results = (t, r, src, off, l) -> {
+                int i = java.util.Arrays.binarySearch(lostBlocks, r.block());
+                synchronized (out[i]) {
+                  out[i].put((int) (rowBase + (long) r.subchunk() * subchunkBytes + o), src, off, l);
+                }
+              };
+              runner.runSlice(row * slicesPerSubchunk + piece, len, leaves, inbox, outbox, results);
             }
           }
-        }
-        for (Ecdag.Vertex v : graph.repaired()) {
-          ByteBuffer src = store.get(requestor).get(v.id());
-          if (src == null) {
-            throw new IllegalStateException("repaired vertex " + v.id() + " never reached the requestor");
+          synchronized (in) {
+            in[node] += runner.bytesIn();
+            sent[node] += runner.bytesOut();
           }
-          int i = java.util.Arrays.binarySearch(lostBlocks, v.block());
-          out[i].put((int) (rowBase + (long) v.subchunk() * subchunkBytes + o), src, 0, len);
+          return null;
+        }));
+      }
+      for (Future<?> f : running) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          Throwable c = e.getCause();
+          if (c instanceof RuntimeException re) {
+            throw re;
+          }
+          throw new IllegalStateException("a simulated node failed: " + c, c);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted", e);
         }
       }
+    } finally {
+      threads.shutdownNow();
     }
-    return new Result(lostBlocks, out, in, sent, transfers[0]);
-  }
-
-  /** Where node {@code node} finds value u: its own block for its leaves, else its store. */
-  private static void locate(Ecdag g, int[] color, int node, int u, ByteBuffer[] blocks,
-                             List<Map<Integer, ByteBuffer>> store,
-                             long rowBase, int o, int s, ByteBuffer[] b, int[] off, int j) {
-    Ecdag.Vertex v = g.vertex(u);
-    if (v.kind() == Ecdag.Kind.LEAF && color[u] == node) {
-      b[j] = blocks[v.block()];
-      off[j] = (int) (rowBase + (long) v.subchunk() * s + o);
-      return;
-    }
-    ByteBuffer x = store.get(node).get(u);
-    if (x == null) {
-      throw new IllegalStateException("node " + node + " needs value " + u + ", which never reached it");
-    }
-    b[j] = x;
-    off[j] = 0;
+    return new Result(lostBlocks, out, in, sent, transfers.sum());
   }
 }
