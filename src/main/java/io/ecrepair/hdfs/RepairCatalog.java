@@ -7,6 +7,10 @@ import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.codes.rs.RsFamily;
 import io.ecrepair.exec.CellRowRepair;
+import io.ecrepair.exec.NodePart;
+import io.ecrepair.plan.Plan;
+import io.ecrepair.plan.PlanStore;
+import io.ecrepair.plan.Planner;
 import io.ecrepair.gf.RegionCoders;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -42,7 +46,47 @@ public final class RepairCatalog {
         return t;
       });
 
+  /**
+   * Parallel repair plans (ParaRC's minimum-load colorings, from our search) per (code, lost
+   * index): shipped in the jar for the policies of conf/user_ec_policies.xml, else computed in
+   * the background the first time a code is seen, never on a repair's critical path.
+   */
+  private static final PlanStore PARALLEL = new PlanStore(null, "fast",
+      Planner.Options.defaults().withTimeLimit(20));
+  private static final Map<Plan, Map<Integer, NodePart>> PARTS =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+  private static final java.util.Set<CodeSpec> SEARCHED = ConcurrentHashMap.newKeySet();
+
   private RepairCatalog() {}
+
+  /**
+   * The parallel repair plan of {@code lost} (every other internal block available), if one is
+   * stored; when none is, the code's plans are searched in the background for later repairs.
+   */
+  public static java.util.Optional<Plan> parallelPlan(CodeSpec spec, int lost) {
+    java.util.Optional<Plan> p = PARALLEL.lookup(spec, lost);
+    if (p.isEmpty() && SEARCHED.add(spec)) {
+      PREPARER.execute(() -> searchParallelPlans(spec));
+    }
+    return p;
+  }
+
+  /** Searches (where not stored) the parallel plans of every lost index of {@code spec}, on the calling thread. */
+  public static void searchParallelPlans(CodeSpec spec) {
+    synchronized (PARALLEL) {
+      try {
+        PARALLEL.precompute(spec);
+      } catch (RuntimeException e) {
+        org.slf4j.LoggerFactory.getLogger(RepairCatalog.class).warn("ec-repair: no parallel repair plans for {}: {}",
+            spec, e.toString());
+      }
+    }
+  }
+
+  /** Every node's part of a plan, compiled once. */
+  public static Map<Integer, NodePart> parts(Plan plan) {
+    return PARTS.computeIfAbsent(plan, p -> NodePart.compile(p.graph(), p.colors()));
+  }
 
   /**
    * Whether the policy's codec is one of ours that HDFS's own paths cannot do well (clay,

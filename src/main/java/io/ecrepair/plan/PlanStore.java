@@ -60,10 +60,16 @@ public final class PlanStore {
     return computed;
   }
 
-  /** The stored plan, from memory or the directory; never searches. */
+  /**
+   * The stored plan, from memory, the directory or the plans shipped in the jar (resources
+   * {@code /io/ecrepair/plans/KEY.json.gz}); never searches.
+   */
   public Optional<Plan> lookup(CodeSpec code, int lost) {
     String key = key(code, lost);
     Plan p = plans.get(key);
+    if (p == null) {
+      p = shipped(key);
+    }
     if (p == null && dir != null) {
       Path f = dir.resolve(key + ".json");
       if (Files.isRegularFile(f)) {
@@ -78,6 +84,22 @@ public final class PlanStore {
       }
     }
     return Optional.ofNullable(p);
+  }
+
+  private Plan shipped(String key) {
+    String name = "/io/ecrepair/plans/" + key + ".json.gz";
+    try (java.io.InputStream in = PlanStore.class.getResourceAsStream(name)) {
+      if (in == null) {
+        return null;
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> j = JSON.readValue(new java.util.zip.GZIPInputStream(in), Map.class);
+      Plan p = PlanJson.fromJson(j);
+      plans.put(key, p);
+      return p;
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("shipped plan " + name + " is unreadable: " + e.getMessage(), e);
+    }
   }
 
   /** The stored plan, or the centralized one (computed on the spot: no search) if none is stored. */

@@ -90,8 +90,7 @@ final class AgentRangeReader implements RangeSource {
     int bpc = cs.getBytesPerChecksum();
     byte[] bytes = new byte[0];
     byte[] sums = new byte[0];
-    int next = 0; // the range being delivered
-    long pos = ranges.get(0)[0]; // its next byte
+    RangeDelivery delivery = new RangeDelivery(ranges, sink, listener, name);
     while (true) {
       int len = in.readInt();
       if (len == RangeRequest.END) {
@@ -113,30 +112,13 @@ final class AgentRangeReader implements RangeSource {
       }
       in.readFully(sums, 0, sumBytes);
       in.readFully(bytes, 0, len);
-      if (offset % bpc != 0 || (next < ranges.size() && offset > pos)) {
-        throw new IOException("reading " + name + ": a frame at " + offset + " where byte " + pos + " was due");
+      if (offset % bpc != 0) {
+        throw new IOException("reading " + name + ": a frame at " + offset + ", not on a chunk boundary");
       }
       cs.verifyChunkedSums(ByteBuffer.wrap(bytes, 0, len), ByteBuffer.wrap(sums, 0, sumBytes), name, offset);
-      long frameEnd = offset + len;
-      while (next < ranges.size() && pos < frameEnd) {
-        long[] r = ranges.get(next);
-        long to = Math.min(r[0] + r[1], frameEnd);
-        listener.delivered(to - pos);
-        sink.accept(pos, ByteBuffer.wrap(bytes, (int) (pos - offset), (int) (to - pos)).slice());
-        pos = to;
-        if (to == r[0] + r[1]) {
-          next++;
-          listener.rangeDone(next);
-          if (next < ranges.size()) {
-            pos = ranges.get(next)[0];
-          }
-        }
-      }
+      delivery.piece(offset, bytes, len);
     }
-    if (next < ranges.size()) {
-      throw new IOException("reading " + name + ": the answer ended at byte " + pos + " of range " + next + " of "
-          + ranges.size());
-    }
+    delivery.finish();
   }
 
   @Override

@@ -68,6 +68,23 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   public static final String PIPELINE_SLICE_KB_KEY = "ecrepair.datanode.pipeline.slice.kb";
   public static final int PIPELINE_SLICE_KB_DEFAULT = 128;
 
+  /**
+   * Parallel repair (default true; needs the agents): a lost Clay or Butterfly block whose
+   * code has a stored parallel plan (shipped for the policies of conf/user_ec_policies.xml, else
+   * searched in the background after the code's first repair) is rebuilt by the helpers'
+   * repair agents together, each computing its part of the plan (ParaRC), instead of by this
+   * DataNode alone: the rebuilding node receives about one block instead of d/q blocks' worth.
+   * False keeps the central sub-chunk repair.
+   */
+  public static final String PARALLEL_KEY = "ecrepair.datanode.parallel";
+  /**
+   * KiB of each sub-chunk per slice of a parallel repair (default 4): values move between
+   * agents in slices of this many bytes per sub-chunk, so a value flows on to the next node
+   * before its whole sub-chunk is computed.
+   */
+  public static final String PLAN_PIECE_KB_KEY = "ecrepair.datanode.plan.piece.kb";
+  public static final int PLAN_PIECE_KB_DEFAULT = 4;
+
   private static final Logger LOG = LoggerFactory.getLogger(EcRepairDataNodePlugin.class);
   private static final Map<DataNode, EcRepairDataNodePlugin> ACTIVE = new ConcurrentHashMap<>();
 
@@ -166,6 +183,12 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   public static long hopsServed(DataNode dn) {
     EcRepairDataNodePlugin p = ACTIVE.get(dn);
     return p == null || p.agent == null ? 0 : p.agent.hopsServed();
+  }
+
+  /** Distributed repairs this DataNode takes part in right now, as coordinator or helper. */
+  public static int sessions(DataNode dn) {
+    EcRepairDataNodePlugin p = ACTIVE.get(dn);
+    return p == null || p.ctx == null ? 0 : p.ctx.sessions().size();
   }
 
   /** Range requests (helper reads of central repairs) this DataNode's agent served (0 without an agent). */

@@ -5,6 +5,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
 import org.apache.hadoop.hdfs.server.datanode.BlockMetadataHeader;
@@ -32,9 +33,48 @@ final class LocalRangeServer {
     this.datanode = datanode;
   }
 
+  /** Takes the replica's bytes chunk-aligned, with their stored checksums. */
+  interface Chunks {
+    /** The checksum of the replica, before any chunk. */
+    void begin(DataChecksum checksum) throws IOException;
+
+    /** {@code len} bytes at {@code offset} (whole chunks) and their {@code sumLen} bytes of checksums. */
+    void chunks(long offset, byte[] bytes, int len, byte[] sums, int sumLen) throws IOException, InterruptedException;
+  }
+
   /** Streams the answer; an IOException before or while streaming is the caller's to report. */
   void serve(RangeRequest req, DataOutputStream out) throws IOException {
-    ExtendedBlock block = req.block();
+    try {
+      read(req.block(), req.ranges(), new Chunks() {
+        @Override
+        public void begin(DataChecksum cs) throws IOException {
+          out.writeInt(RangeRequest.OK);
+          out.writeByte(cs.getChecksumType().id);
+          out.writeInt(cs.getBytesPerChecksum());
+        }
+
+        @Override
+        public void chunks(long offset, byte[] bytes, int len, byte[] sums, int sumLen) throws IOException {
+          out.writeInt(len);
+          out.writeLong(offset);
+          out.write(sums, 0, sumLen);
+          out.write(bytes, 0, len);
+        }
+      });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted serving " + req.block());
+    }
+    out.writeInt(RangeRequest.END);
+    out.flush();
+  }
+
+  /**
+   * Reads the whole checksum chunks covering {@code ranges} (sorted, disjoint) of this
+   * DataNode's finalized replica of exactly {@code block}'s generation and length, strictly
+   * forward, with their stored checksums.
+   */
+  void read(ExtendedBlock block, List<long[]> ranges, Chunks sink) throws IOException, InterruptedException {
     // Looked up per request: the plugin starts the agent before the DataNode has its dataset.
     FsDatasetSpi<?> dataset = datanode.getFSDataset();
     if (dataset == null) {
@@ -60,14 +100,12 @@ final class LocalRangeServer {
       DataChecksum cs = BlockMetadataHeader.readHeader(meta).getChecksum();
       int bpc = cs.getBytesPerChecksum();
       int sumSize = cs.getChecksumSize();
-      out.writeInt(RangeRequest.OK);
-      out.writeByte(cs.getChecksumType().id);
-      out.writeInt(bpc);
+      sink.begin(cs);
       byte[] bytes = new byte[FRAME_CHUNKS * bpc];
       byte[] sums = new byte[FRAME_CHUNKS * sumSize];
       long dataAt = 0;
       long sumsAt = 0; // chunk index the meta stream is at
-      for (long[] span : req.chunkSpans(bpc)) {
+      for (long[] span : RangeRequest.chunkSpans(ranges, block.getNumBytes(), bpc)) {
         long end = span[0] + span[1];
         for (long p = span[0]; p < end; ) {
           int len = (int) Math.min(bytes.length, end - p);
@@ -78,15 +116,10 @@ final class LocalRangeServer {
           IOUtils.skipFully(meta, (p / bpc - sumsAt) * sumSize);
           meta.readFully(sums, 0, chunks * sumSize);
           sumsAt = p / bpc + chunks;
-          out.writeInt(len);
-          out.writeLong(p);
-          out.write(sums, 0, chunks * sumSize);
-          out.write(bytes, 0, len);
+          sink.chunks(p, bytes, len, sums, chunks * sumSize);
           p += len;
         }
       }
-      out.writeInt(RangeRequest.END);
-      out.flush();
     }
   }
 }

@@ -91,8 +91,12 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
    * they touch or share a chunk, so the agent reads its files strictly forward.
    */
   List<long[]> chunkSpans(int bytesPerChecksum) {
+    return chunkSpans(ranges, block.getNumBytes(), bytesPerChecksum);
+  }
+
+  /** The chunk-aligned spans covering {@code ranges} of a block of {@code length} bytes, merged. */
+  static List<long[]> chunkSpans(List<long[]> ranges, long length, int bytesPerChecksum) {
     List<long[]> spans = new ArrayList<>();
-    long length = block.getNumBytes();
     for (long[] r : ranges) {
       long start = r[0] - r[0] % bytesPerChecksum;
       long end = Math.min(length, ceil(r[0] + r[1], bytesPerChecksum));

@@ -16,6 +16,14 @@ final class ReadFaults {
     /** After the repair agent on {@code datanode} passed on {@code slices} slices of a chain as internal block {@code unit}. */
     default void afterChainSlice(String datanode, int unit, int slices) throws IOException {
     }
+
+    /**
+     * Before the part of node {@code node} on {@code datanode} sends its {@code frames}-th frame
+     * of a distributed repair, whose checksum is already computed: may change the bytes (a
+     * fault on the way) or throw (the participant fails there).
+     */
+    default void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+    }
   }
 
   private static final Hook NONE = (source, ranges) -> { };
@@ -33,5 +41,9 @@ final class ReadFaults {
 
   static void afterChainSlice(String datanode, int unit, int slices) throws IOException {
     hook.afterChainSlice(datanode, unit, slices);
+  }
+
+  static void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+    hook.beforeFrameSent(datanode, node, frames, frame);
   }
 }

@@ -34,6 +34,9 @@ final class ReconstructionContext {
   private final int agentPortOffset;
   private final int pipelineSliceBytes;
   private final int helperReceiveBufferBytes;
+  private final PlanSessions sessions = new PlanSessions();
+  private final boolean parallel;
+  private final int planPieceBytes;
 
   ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
@@ -69,6 +72,13 @@ final class ReconstructionContext {
           + " must be 0 (the system's autotuning) or 1..1048576 KiB, not " + receiveKb);
     }
     this.helperReceiveBufferBytes = receiveKb * 1024;
+    this.parallel = conf.getBoolean(EcRepairDataNodePlugin.PARALLEL_KEY, true);
+    int pieceKb = conf.getInt(EcRepairDataNodePlugin.PLAN_PIECE_KB_KEY, EcRepairDataNodePlugin.PLAN_PIECE_KB_DEFAULT);
+    if (pieceKb < 1 || pieceKb > PlanPartRequest.MAX_PIECE / 1024) {
+      throw new IllegalArgumentException(EcRepairDataNodePlugin.PLAN_PIECE_KB_KEY + " must be 1.."
+          + PlanPartRequest.MAX_PIECE / 1024 + ", not " + pieceKb);
+    }
+    this.planPieceBytes = pieceKb * 1024;
     this.buffers = new BufferPool(Math.min(poolMb << 20, Runtime.getRuntime().maxMemory() / 4));
     AtomicInteger threads = new AtomicInteger();
     this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
@@ -157,6 +167,21 @@ final class ReconstructionContext {
   /** Bytes per slice of a repair chain ({@code ecrepair.datanode.pipeline.slice.kb}). */
   int pipelineSliceBytes() {
     return pipelineSliceBytes;
+  }
+
+  /** Whether single Clay and Butterfly losses run parallel plans across the agents (needs the agents). */
+  boolean parallel() {
+    return parallel && agentPortOffset > 0;
+  }
+
+  /** Bytes of each sub-chunk per slice of a parallel repair. */
+  int planPieceBytes() {
+    return planPieceBytes;
+  }
+
+  /** The distributed repairs this DataNode takes part in, coordinator or helper. */
+  PlanSessions sessions() {
+    return sessions;
   }
 
   DataChecksum defaultChecksum() {

@@ -21,7 +21,7 @@ import org.apache.hadoop.metrics2.lib.Interns;
  */
 public final class ReconstructionMetrics implements MetricsSource {
   private static final String[] NAMES = {"Tasks", "FailedTasks", "HelperReplacements", "BytesRead", "BytesWritten",
-      "TimeMillis", "ChainedTasks", "BrokenChains"};
+      "TimeMillis", "ChainedTasks", "BrokenChains", "ParallelTasks", "BrokenParallelRepairs"};
 
   private final String sourceName;
   private final String datanode;
@@ -79,6 +79,12 @@ public final class ReconstructionMetrics implements MetricsSource {
       }
       if (r.route().equals("chain+central")) {
         c[7].increment();
+      }
+      if (r.route().startsWith("parallel")) {
+        c[8].increment();
+      }
+      if (r.route().equals("parallel+central")) {
+        c[9].increment();
       }
     }
   }

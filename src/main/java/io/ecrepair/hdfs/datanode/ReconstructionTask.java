@@ -4,6 +4,8 @@ import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
+import io.ecrepair.exec.NodePart;
+import io.ecrepair.plan.Plan;
 import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.layout.StripedLayout;
@@ -19,6 +21,7 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -83,6 +86,8 @@ final class ReconstructionTask implements Runnable {
   private boolean scalar;
   /** How the bytes were rebuilt: central (this DataNode reads the helpers), chain, or chain+central. */
   private String route = "central";
+  /** Per plan node {in, out, read} bytes of a parallel repair. */
+  private Map<Integer, long[]> nodeTraffic = Map.of();
 
   ReconstructionTask(ReconstructionContext ctx, ReconstructionOrder order, int xmitsCharged) {
     this.ctx = ctx;
@@ -130,7 +135,7 @@ final class ReconstructionTask implements Runnable {
       TaskReport report = new TaskReport("ec-repair", ctx.name(), order.policy().getName(),
           order.policy().getCodecName().toLowerCase(java.util.Locale.ROOT), order.blockGroup().getBlockId(), lost,
           route, perHelper, bytesRead.sum(), bytesWritten, lostBytes, (end - start) / 1e9, replacements,
-          validated, error);
+          validated, error, nodeTraffic);
       ctx.metrics().record(report);
       ReconstructionLog.add(report);
       if (error == null) {
@@ -214,6 +219,8 @@ final class ReconstructionTask implements Runnable {
       int row = 0;
       if (PipelinedRepair.applies(ctx, spec, lost.length) && lostBytes > 0) {
         row = pipeline(spec, lost[0], sources, empty, layout, groupLength, lostBytes, writers[0]);
+      } else if (ctx.parallel() && !scalar && lost.length == 1 && !ctx.validation()) {
+        row = parallel(spec, lost[0], sources, layout, groupLength, writers[0]);
       }
       while (row < rows) {
         int[] available = available(sources, empty);
@@ -320,6 +327,64 @@ final class ReconstructionTask implements Runnable {
     } else {
       route = "chain+central";
       LOG.warn("ec-repair: repair chain for {} broke after {} of its rows: {}; reading the helpers from there on",
+          order, o.rows(), o.failure());
+    }
+    return o.rows();
+  }
+
+  /**
+   * Rebuilds the full rows of the lost block with the code's parallel plan across the helpers'
+   * repair agents; returns the rows written: all full rows, those before the run stopped, or 0
+   * when no plan applies (none stored yet, a helper of the plan without a source, no full row,
+   * or cells that do not split into whole sub-chunks).
+   */
+  private int parallel(CodeSpec spec, int lost, Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout,
+                       long groupLength, TargetWriter writer) throws IOException {
+    int cellSize = layout.cellSize();
+    int fullRows = (int) (groupLength / ((long) layout.dataUnits() * cellSize));
+    if (fullRows == 0 || cellSize % spec.subPacketization() != 0) {
+      return 0;
+    }
+    long planStart = System.nanoTime();
+    Optional<Plan> found = RepairCatalog.parallelPlan(spec, lost);
+    if (found.isEmpty()) {
+      planNanos += System.nanoTime() - planStart;
+      LOG.info("ec-repair: no parallel plan for {} lost {} yet; repairing {} centrally", spec, lost, order);
+      return 0;
+    }
+    Plan plan = found.get();
+    Map<Integer, NodePart> parts = RepairCatalog.parts(plan);
+    planNanos += System.nanoTime() - planStart;
+    if (plan.problem().requestor() != lost || !parts.containsKey(lost)) {
+      return 0;
+    }
+    for (int node : parts.keySet()) {
+      if (node != lost && (sources.get(node) == null || sources.get(node).isEmpty())) {
+        LOG.info("ec-repair: the parallel plan of {} needs internal block {}, which has no source; central repair",
+            order, node);
+        return 0;
+      }
+    }
+    firstRowAt = System.nanoTime();
+    ParallelRepair.Outcome o = new ParallelRepair(ctx, order, connector).run(plan, parts, lost, sources, layout,
+        fullRows, writer);
+    lastRowAt = System.nanoTime();
+    bytesWritten += o.bytes();
+    if (o.failure() == null) {
+      nodeTraffic = o.traffic();
+      for (Map.Entry<Integer, long[]> t : o.traffic().entrySet()) {
+        if (t.getKey() != lost) {
+          helperBytes.computeIfAbsent(t.getKey(), u -> new LongAdder()).add(t.getValue()[2]);
+          bytesRead.add(t.getValue()[2]);
+        } else {
+          remoteBytesRead.add(t.getValue()[0]);
+        }
+      }
+    }
+    // A short last row of the group is always rebuilt centrally after the full rows.
+    route = o.failure() == null ? "parallel" : "parallel+central";
+    if (o.failure() != null) {
+      LOG.warn("ec-repair: parallel repair of {} stopped after {} of its rows: {}; reading the helpers from there on",
           order, o.rows(), o.failure());
     }
     return o.rows();

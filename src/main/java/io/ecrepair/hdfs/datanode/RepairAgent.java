@@ -61,6 +61,8 @@ final class RepairAgent implements Closeable {
   private final LongAdder hopsServed = new LongAdder();
   private final LongAdder rangeRequestsServed = new LongAdder();
   private final LocalRangeServer ranges;
+  private final PlanParticipant participant;
+  private final LongAdder partsServed = new LongAdder();
   /** Bytes this agent's hops still expect from the hops before them (what its downlink still has to carry). */
   private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean closed;
@@ -69,6 +71,7 @@ final class RepairAgent implements Closeable {
     this.ctx = ctx;
     this.server = server;
     this.ranges = new LocalRangeServer(ctx.datanode());
+    this.participant = new PlanParticipant(ctx, ranges, inbound);
     this.checkTokens = ctx.conf().getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
         DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT);
     AtomicInteger threads = new AtomicInteger();
@@ -117,6 +120,10 @@ final class RepairAgent implements Closeable {
     return hopsServed.sum();
   }
 
+  long partsServed() {
+    return partsServed.sum();
+  }
+
   long rangeRequestsServed() {
     return rangeRequestsServed.sum();
   }
@@ -150,6 +157,7 @@ final class RepairAgent implements Closeable {
           NetUtils.getOutputStream(s, ctx.datanode().getDnConf().getSocketWriteTimeout()), 128 * 1024));
       ChainRequest req = null;
       RangeRequest rangeReq = null;
+      PlanPartRequest partReq = null;
       try {
         int magic = in.readInt();
         if (magic == ChainRequest.LOAD_PROBE) {
@@ -157,7 +165,13 @@ final class RepairAgent implements Closeable {
           out.flush();
           return;
         }
-        if (magic == RangeRequest.MAGIC) {
+        if (magic == PlanFrames.STREAM_MAGIC) {
+          serveStream(s, in);
+          return;
+        }
+        if (magic == PlanPartRequest.MAGIC) {
+          partReq = PlanPartRequest.readAfterMagic(in);
+        } else if (magic == RangeRequest.MAGIC) {
           rangeReq = RangeRequest.readAfterMagic(in);
         } else if (magic == ChainRequest.MAGIC) {
           req = ChainRequest.readAfterMagic(in);
@@ -171,6 +185,21 @@ final class RepairAgent implements Closeable {
       }
       if (rangeReq != null) {
         serveRanges(rangeReq, out);
+        return;
+      }
+      if (partReq != null) {
+        try {
+          checkReadAccess(partReq.token(), partReq.block());
+        } catch (IOException e) {
+          LOG.warn("ec-repair: repair agent on {} refused a plan part for {}: {}", ctx.name(), partReq.block(),
+              e.getMessage());
+          out.writeInt(PlanPartRequest.ERROR);
+          out.writeUTF("access to " + partReq.block() + " refused");
+          out.flush();
+          return;
+        }
+        participant.serve(partReq, s, in, out);
+        partsServed.increment();
         return;
       }
       ChainRequest.Hop self = req.self();
@@ -188,6 +217,24 @@ final class RepairAgent implements Closeable {
     } finally {
       IOUtils.closeSocket(s);
     }
+  }
+
+  /** A value stream of a distributed repair, for the session that expects it (unknown sessions are dropped). */
+  private void serveStream(Socket s, DataInputStream in) throws IOException {
+    int version = in.readInt();
+    if (version != PlanFrames.VERSION) {
+      throw new IOException("value stream version " + version + ", this agent speaks " + PlanFrames.VERSION);
+    }
+    long hi = in.readLong();
+    long lo = in.readLong();
+    int from = in.readInt();
+    PlanSession session = ctx.sessions().get(hi, lo);
+    if (session == null) {
+      LOG.debug("ec-repair: repair agent on {} got a stream for no session it knows", ctx.name());
+      return;
+    }
+    s.setSoTimeout((int) ctx.stallMillis());
+    session.attach(from, s, in);
   }
 
   /** A helper's ranges for a repair done elsewhere, from this DataNode's replica. */

@@ -41,6 +41,7 @@ class AgentRangeReadTest {
   private static Configuration agents(boolean tokens) {
     Configuration extra = new Configuration(false);
     extra.setInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 7);
+    extra.setBoolean(EcRepairDataNodePlugin.PARALLEL_KEY, false); // central repairs, helpers read through agents
     extra.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, tokens);
     return extra;
   }

@@ -1,0 +1,151 @@
+package io.ecrepair.hdfs.datanode;
+
+import io.ecrepair.exec.PartRunner;
+import io.ecrepair.exec.SliceGeometry;
+import io.ecrepair.hdfs.transfer.BlockRangeReader;
+import io.ecrepair.hdfs.transfer.RangeSource;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A participant's own sub-chunks for its part of a distributed repair, as the runner's
+ * {@link PartRunner.Leaves}: a reader thread reads just those sub-chunks of every row from the
+ * replica (checksums verified) into compact row buffers (sub-chunk after sub-chunk, nothing
+ * else), a few rows ahead of their use.
+ */
+final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closeable {
+  private static final int DEPTH = 3;
+
+  private final RangeSource source;
+  private final SliceGeometry geometry;
+  private final int cellSize;
+  private final int s;
+  /** Sub-chunk -> its place in a compact row (-1 when not read). */
+  private final int[] place;
+  private final int rowBytes;
+  private final long stallMillis;
+  private final BlockingQueue<Object> ready = new ArrayBlockingQueue<>(DEPTH + 1);
+  private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(DEPTH + 1);
+  private final List<long[]> ranges = new ArrayList<>();
+  private Future<?> task;
+  private byte[] filling;
+  private int filled;
+  private byte[] current;
+
+  LeafRows(RangeSource source, int[] subchunks, int alpha, SliceGeometry geometry, int cellSize, long stallMillis) {
+    this.source = source;
+    this.geometry = geometry;
+    this.cellSize = cellSize;
+    this.s = geometry.subchunkBytes();
+    this.place = new int[alpha];
+    Arrays.fill(place, -1);
+    for (int i = 0; i < subchunks.length; i++) {
+      place[subchunks[i]] = i;
+    }
+    this.rowBytes = subchunks.length * s;
+    this.stallMillis = stallMillis;
+    for (int r = geometry.firstRow(); r < geometry.firstRow() + geometry.rows(); r++) {
+      for (int i = 0; i < subchunks.length; ) {
+        int j = i;
+        while (j + 1 < subchunks.length && subchunks[j + 1] == subchunks[j] + 1) {
+          j++;
+        }
+        long off = (long) r * cellSize + (long) subchunks[i] * s;
+        long len = (long) (j - i + 1) * s;
+        long[] last = ranges.isEmpty() ? null : ranges.get(ranges.size() - 1);
+        if (last != null && last[0] + last[1] == off) {
+          last[1] += len;
+        } else {
+          ranges.add(new long[] {off, len});
+        }
+        i = j + 1;
+      }
+    }
+    for (int i = 0; i < DEPTH; i++) {
+      free.add(new byte[Math.max(1, rowBytes)]);
+    }
+  }
+
+  /** Starts reading on one of {@code threads}. */
+  LeafRows start(ExecutorService threads) {
+    if (rowBytes > 0) {
+      task = threads.submit(() -> {
+        try {
+          source.read(ranges, this);
+        } catch (Throwable t) {
+          ready.clear();
+          ready.offer(t instanceof IOException e ? e : new IOException("reading the local sub-chunks: " + t, t));
+        }
+      });
+    }
+    return this;
+  }
+
+  @Override
+  public void accept(long blockOffset, ByteBuffer data) throws IOException, InterruptedException {
+    ByteBuffer src = data.duplicate();
+    long off = blockOffset;
+    while (src.hasRemaining()) {
+      if (filling == null) {
+        filling = free.poll(stallMillis, TimeUnit.MILLISECONDS);
+        if (filling == null) {
+          throw new IOException("the repair took no row of local sub-chunks for " + stallMillis + " ms");
+        }
+        filled = 0;
+      }
+      int inRow = (int) (off % cellSize);
+      int j = inRow / s;
+      int within = inRow % s;
+      int n = Math.min(src.remaining(), s - within);
+      if (place[j] < 0) {
+        throw new IOException("the local read delivered sub-chunk " + j + ", which the part does not read");
+      }
+      src.get(filling, place[j] * s + within, n);
+      off += n;
+      filled += n;
+      if (filled == rowBytes) {
+        ready.put(filling);
+        filling = null;
+      }
+    }
+  }
+
+  @Override
+  public void fill(int slice, int[] subchunks, ByteBuffer dst, int len) throws IOException, InterruptedException {
+    if (current == null) {
+      Object o = ready.poll(stallMillis, TimeUnit.MILLISECONDS);
+      if (o == null) {
+        throw new IOException("reading the local sub-chunks delivered nothing for " + stallMillis + " ms");
+      }
+      if (o instanceof IOException e) {
+        throw e;
+      }
+      current = (byte[]) o;
+    }
+    int off = geometry.offset(slice);
+    for (int j : subchunks) {
+      dst.put(j * len, current, place[j] * s + off, len);
+    }
+    if (geometry.endsRow(slice)) {
+      free.offer(current);
+      current = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    source.close();
+    if (task != null) {
+      task.cancel(true);
+    }
+  }
+}

@@ -1,0 +1,202 @@
+package io.ecrepair.hdfs.datanode;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.plan.Plan;
+import io.ecrepair.plan.Traffic;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Parallel repair on a MiniDFSCluster: a lost Clay or Butterfly block is rebuilt by its
+ * helpers' repair agents running their parts of the code's parallel plan, byte for byte, and
+ * every node moved exactly what the plan's traffic table says. A byte flipped in a frame
+ * between agents and a participant that fails mid-block cost time, never data: the task
+ * finishes centrally from the row reached, and the block is still the original.
+ */
+class ParallelRepairTest {
+  private static final int CELL = 64 * 1024;
+  private static final int CELLS_PER_BLOCK = 4;
+
+  @TempDir
+  Path tmp;
+
+  @BeforeEach
+  @AfterEach
+  void clear() {
+    ReconstructionLog.clear();
+    ReadFaults.set(null);
+  }
+
+  private static Configuration parallel(boolean tokens) {
+    Configuration extra = new Configuration(false);
+    extra.setInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 7);
+    extra.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, tokens);
+    return extra;
+  }
+
+  @Test
+  void clayBlocksAreRebuiltByTheirHelpersTogether() throws Exception {
+    rebuildInParallel("clay", 4, 2, 7);
+  }
+
+  @Test
+  void butterflyBlocksAreRebuiltByTheirHelpersTogether() throws Exception {
+    rebuildInParallel("butterfly", 4, 2, 7);
+  }
+
+  @Test
+  void clay10of14WithItsShippedPlans() throws Exception {
+    CodeSpec spec = new CodeSpec("clay", 10, 4);
+    for (int lost = 0; lost < 14; lost++) {
+      assertTrue(RepairCatalog.parallelPlan(spec, lost).isPresent(), "a plan for lost " + lost + " ships in the jar");
+    }
+    rebuildInParallel("clay", 10, 4, 15);
+  }
+
+  private void rebuildInParallel(String codec, int k, int m, int dataNodes) throws Exception {
+    CodeSpec spec = new CodeSpec(codec, k, m);
+    RepairCatalog.searchParallelPlans(spec);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), dataNodes, codec, k, m, CELL,
+        CELLS_PER_BLOCK, parallel(true))) {
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
+      int parallelTasks = 0;
+      for (TaskReport r : reports) {
+        assertTrue(r.succeeded() && r.helperReplacements() == 0, r.toString());
+        if (r.lostBytes() != (long) CELLS_PER_BLOCK * CELL) {
+          continue; // a group with no full row is rebuilt centrally
+        }
+        assertEquals("parallel", r.route(), r.toString());
+        parallelTasks++;
+        // Every node moved what the plan's traffic table says: sub-chunks x sub-chunk bytes x rows.
+        int lost = r.lost()[0];
+        Plan plan = RepairCatalog.parallelPlan(spec, lost).orElseThrow();
+        Traffic t = plan.traffic();
+        long unit = (long) CELL / plan.graph().subchunkCount() * CELLS_PER_BLOCK;
+        long[] in = new long[t.nodeCount()];
+        long[] out = new long[t.nodeCount()];
+        for (Map.Entry<Integer, long[]> e : r.nodeTraffic().entrySet()) {
+          in[e.getKey()] = e.getValue()[0];
+          out[e.getKey()] = e.getValue()[1];
+        }
+        for (int node = 0; node < t.nodeCount(); node++) {
+          assertEquals(t.in(node) * unit, in[node], "bytes into node " + node + ": " + r);
+          assertEquals(t.out(node) * unit, out[node], "bytes out of node " + node + ": " + r);
+        }
+        assertTrue(t.in(lost) < t.bandwidth(), "the helpers computed part of the repair: " + t);
+      }
+      assertTrue(parallelTasks > 0, "some task ran in parallel: " + reports);
+      assertEquals(parallelTasks, metric(c, "ParallelTasks"), "ParallelTasks metric");
+      assertEquals(0, metric(c, "BrokenParallelRepairs"));
+      for (var dn : c.cluster.getDataNodes()) {
+        assertEquals(0, EcRepairDataNodePlugin.sessions(dn), "no session left on " + dn);
+      }
+    }
+  }
+
+  @Test
+  void aFlippedByteInAFrameIsNeverCommitted() throws Exception {
+    AtomicBoolean flipped = new AtomicBoolean();
+    ReadFaults.set(new ReadFaults.Hook() {
+      @Override
+      public void afterRange(DatanodeInfo source, int rangesDelivered) {
+      }
+
+      @Override
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) {
+        if (frames == 3 && frame.length > 0 && flipped.compareAndSet(false, true)) {
+          frame[frame.length / 2] ^= 0x40;
+        }
+      }
+    });
+    List<TaskReport> reports = loseWithFault("clay", 4, 2);
+    assertTrue(flipped.get(), "a byte was flipped on its way");
+    assertTrue(reports.stream().anyMatch(r -> r.route().equals("parallel+central")),
+        "the repair that met the bad frame was finished centrally: " + reports);
+  }
+
+  @Test
+  void aParticipantThatFailsMidBlockIsFinishedCentrally() throws Exception {
+    AtomicBoolean failed = new AtomicBoolean();
+    ReadFaults.set(new ReadFaults.Hook() {
+      @Override
+      public void afterRange(DatanodeInfo source, int rangesDelivered) {
+      }
+
+      @Override
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+        if (frames == 5 && failed.compareAndSet(false, true)) {
+          throw new IOException("test: participant fails at its 5th frame");
+        }
+      }
+    });
+    List<TaskReport> reports = loseWithFault("butterfly", 4, 2);
+    assertTrue(failed.get(), "the fault was injected");
+    assertTrue(reports.stream().anyMatch(r -> r.route().equals("parallel+central")),
+        "the repair whose participant failed was finished centrally: " + reports);
+  }
+
+  /** Loses a DataNode and checks every rebuilt block byte for byte (loseAndVerify) while a fault hook is set. */
+  private List<TaskReport> loseWithFault(String codec, int k, int m) throws Exception {
+    RepairCatalog.searchParallelPlans(new CodeSpec(codec, k, m));
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 7, codec, k, m, CELL, CELLS_PER_BLOCK,
+        parallel(false))) {
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
+      assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
+      assertTrue(metric(c, "BrokenParallelRepairs") > 0, "the metric counts the repair that stopped");
+      return reports;
+    }
+  }
+
+  private static long metric(RepairCluster c, String name) {
+    long sum = 0;
+    for (var dn : c.cluster.getDataNodes()) {
+      sum += EcRepairDataNodePlugin.metrics(dn).getOrDefault(name, 0L);
+    }
+    return sum;
+  }
+
+  @Test
+  void partRequestsRoundTrip() throws Exception {
+    Plan plan = RepairCatalog.parallelPlan(new CodeSpec("clay", 10, 4), 0).orElseThrow();
+    var parts = RepairCatalog.parts(plan);
+    var part = parts.get(2);
+    var block = new org.apache.hadoop.hdfs.protocol.ExtendedBlock("bp", 5, 4L * 256 * 1024, 7);
+    var peers = new java.util.TreeMap<Integer, PlanPartRequest.Peer>();
+    part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", 1000 + g.peer())));
+    PlanPartRequest req = new PlanPartRequest(1, 2, block, new org.apache.hadoop.security.token.Token<>(), 256 * 1024,
+        1024, 0, 4, 512, part, peers);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    req.write(new java.io.DataOutputStream(bytes));
+    java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()));
+    assertEquals(PlanPartRequest.MAGIC, in.readInt());
+    PlanPartRequest back = PlanPartRequest.readAfterMagic(in);
+    assertEquals(part.valuesIn(), back.part().valuesIn());
+    assertEquals(part.valuesOut(), back.part().valuesOut());
+    assertEquals(part.steps().size(), back.part().steps().size());
+    assertArrayEquals(part.leafSubchunks(), back.part().leafSubchunks());
+    assertEquals(peers, back.peers());
+    // Truncated anywhere: an IOException, never another error.
+    byte[] all = bytes.toByteArray();
+    for (int cut = 4; cut < all.length; cut += Math.max(1, all.length / 200)) {
+      java.io.DataInputStream t = new java.io.DataInputStream(new java.io.ByteArrayInputStream(all, 4, cut - 4));
+      org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> PlanPartRequest.readAfterMagic(t));
+    }
+  }
+}
