@@ -17,7 +17,11 @@ public final class Bars {
     }
   }
 
-  public static final double CLAY_SPEEDUP = 2.5;
+  /** Parallel CLAY-10-4 against stock RS-10-4, and against central CLAY-10-4 (ParaRC: 39.2% less time). */
+  public static final double CLAY_SPEEDUP = 3.5;
+  public static final double PARALLEL_OVER_CENTRAL = 1.4;
+  /** The busiest live DataNode of the parallel CLAY-10-4 recovery against the live DataNodes' mean, bytes received. */
+  public static final double BALANCE = 1.25;
   public static final double LRC_SPEEDUP = 1.8;
   public static final double BYTES_TOLERANCE = 0.05;
   public static final double CLAY_READ_RATIO = 0.5;
@@ -28,10 +32,17 @@ public final class Bars {
     List<Bar> bars = new ArrayList<>();
     FullNodeRecovery.Result base = recoveries.stream().filter(r -> isRs104(r.policy()) && !r.scenario().endsWith("+plugin"))
         .findFirst().orElse(null);
-    bars.add(speedup("full-node recovery CLAY-10-4 vs stock RS-10-4", base, find(recoveries, "CLAY-10-4-"),
-        CLAY_SPEEDUP));
+    FullNodeRecovery.Result clay = recoveries.stream().filter(r -> r.policy().startsWith("CLAY-10-4-")
+        && !r.scenario().endsWith("+central")).findFirst().orElse(null);
+    FullNodeRecovery.Result central = recoveries.stream().filter(r -> r.policy().startsWith("CLAY-10-4-")
+        && r.scenario().endsWith("+central")).findFirst().orElse(null);
+    bars.add(speedup("full-node recovery CLAY-10-4 (parallel) vs stock RS-10-4", base, clay, CLAY_SPEEDUP));
     bars.add(speedup("full-node recovery LRC(12,2,2) vs stock RS-10-4", base, find(recoveries, "LRC-L2-12-4-"),
         LRC_SPEEDUP));
+    Bar vsCentral = speedup("full-node recovery CLAY-10-4 parallel vs central", central, clay, PARALLEL_OVER_CENTRAL);
+    bars.add(central == null && clay != null ? new Bar(vsCentral.name(), null, vsCentral.required(), null,
+        "no CLAY-10-4 +central run") : vsCentral);
+    bars.add(balance(clay));
     for (FullNodeRecovery.Result r : recoveries) {
       double dev = r.measuredBlocks() / r.theoryBlocks() - 1;
       bars.add(new Bar("bytes per rebuilt block, " + r.scenario(), r.measuredBlocks(),
@@ -40,17 +51,43 @@ public final class Bars {
     }
     DegradedRead.Result rs = reads.stream().filter(r -> isRs104(r.policy()) && r.client().equals("stock"))
         .findFirst().orElse(null);
-    DegradedRead.Result clay = reads.stream().filter(r -> r.policy().startsWith("CLAY-10-4-")).findFirst().orElse(null);
-    if (rs == null || clay == null) {
+    DegradedRead.Result clayRead = reads.stream().filter(r -> r.policy().startsWith("CLAY-10-4-")).findFirst()
+        .orElse(null);
+    if (rs == null || clayRead == null) {
       bars.add(new Bar("degraded read CLAY-10-4 / stock RS-10-4 time", null, "<= 0.5", null,
-          clay == null ? "no CLAY-10-4 degraded read (client FileSystem absent or scenario not run)"
+          clayRead == null ? "no CLAY-10-4 degraded read (client FileSystem absent or scenario not run)"
               : "no stock RS-10-4 degraded read"));
     } else {
-      double ratio = clay.degradedSeconds() / rs.degradedSeconds();
+      double ratio = clayRead.degradedSeconds() / rs.degradedSeconds();
       bars.add(new Bar("degraded read CLAY-10-4 / stock RS-10-4 time", ratio, "<= 0.5", ratio <= CLAY_READ_RATIO,
-          clay.client() + " client"));
+          clayRead.client() + " client"));
     }
     return bars;
+  }
+
+  /** The busiest live DataNode's bytes received over the live DataNodes' mean. */
+  private static Bar balance(FullNodeRecovery.Result r) {
+    String name = "balance: busiest live DataNode / mean received, CLAY-10-4 (parallel)";
+    String required = String.format(Locale.ROOT, "<= %.2f", BALANCE);
+    if (r == null) {
+      return new Bar(name, null, required, null, "scenario not run");
+    }
+    long max = 0;
+    long sum = 0;
+    int count = 0;
+    for (var e : r.bytes().entrySet()) {
+      if (e.getKey().startsWith("dn") && !e.getKey().equals(r.victim())) {
+        max = Math.max(max, e.getValue().rx());
+        sum += e.getValue().rx();
+        count++;
+      }
+    }
+    if (count == 0 || sum == 0) {
+      return new Bar(name, null, required, null, "no bytes counted");
+    }
+    double ratio = max / ((double) sum / count);
+    return new Bar(name, ratio, required, ratio <= BALANCE, String.format(Locale.ROOT, "busiest %.1f MiB, mean %.1f MiB",
+        max / 1048576.0, (double) sum / count / 1048576.0));
   }
 
   private static boolean isRs104(String policy) {

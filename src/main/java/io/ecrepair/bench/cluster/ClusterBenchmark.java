@@ -80,15 +80,24 @@ public final class ClusterBenchmark {
             + "degraded reads ran with the stock HDFS client only; Clay and Butterfly cannot be read degraded "
             + "without it (HDFS's decoders refuse vector codes)");
       }
-      boolean rebuildRs = Boolean.parseBoolean(settings.cluster().dataNodeConf().getOrDefault(Scenario.REBUILD_RS_KEY,
-          "false"));
+      Map<String, String> running = new java.util.HashMap<>(Map.of(
+          Scenario.REBUILD_RS_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.REBUILD_RS_KEY, "false"),
+          Scenario.PARALLEL_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.PARALLEL_KEY, "true")));
       Set<String> readDone = new HashSet<>();
       long seed = 1;
       for (Scenario s : settings.scenarios()) {
-        if (s.isRs() && s.pluginRebuildsRs() != rebuildRs) {
-          rebuildRs = s.pluginRebuildsRs();
-          progress.accept("restarting every DataNode with " + Scenario.REBUILD_RS_KEY + "=" + rebuildRs);
-          cluster.restartDataNodes(Map.of(Scenario.REBUILD_RS_KEY, Boolean.toString(rebuildRs)));
+        // Only the settings that matter to the scenario's codec decide a restart.
+        Map<String, String> wanted = new java.util.HashMap<>(running);
+        if (s.isRs()) {
+          wanted.put(Scenario.REBUILD_RS_KEY, s.dataNodeConf().get(Scenario.REBUILD_RS_KEY));
+        }
+        if (s.isVector()) {
+          wanted.put(Scenario.PARALLEL_KEY, s.dataNodeConf().get(Scenario.PARALLEL_KEY));
+        }
+        if (!wanted.equals(running)) {
+          running = wanted;
+          progress.accept("restarting every DataNode with " + new java.util.TreeMap<>(wanted));
+          cluster.restartDataNodes(wanted);
         }
         ErasureCodingPolicy policy = enable(fs, s.policy());
         if (settings.warmupGroups() > 0) {

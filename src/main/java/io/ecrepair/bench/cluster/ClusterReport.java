@@ -93,6 +93,7 @@ public final class ClusterReport {
       Map<String, Object> m = common(r.policy(), "full-node-recovery", impl);
       m.put("mbPerSec", r.lost().size() * (double) r.blockBytes() / r.repairSeconds() / 1e6);
       m.put("scenario", r.scenario());
+      m.put("strategy", Scenario.parse(r.scenario()).strategy());
       m.put("groups", r.groups());
       m.put("blockBytes", r.blockBytes());
       m.put("killed", r.victim());

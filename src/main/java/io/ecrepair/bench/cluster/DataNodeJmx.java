@@ -14,14 +14,18 @@ import java.net.URL;
  * from here: the benchmark counts them on the network interfaces.
  */
 final class DataNodeJmx {
-  /** Task counts: all EC reconstruction tasks, and those our plugin ran. */
-  record Tasks(long all, long plugin) {
+  /** Task counts: all EC reconstruction tasks, those our plugin ran, and those of them that ran parallel plans. */
+  record Tasks(long all, long plugin, long parallel) {
+    Tasks(long all, long plugin) {
+      this(all, plugin, 0);
+    }
+
     Tasks minus(Tasks o) {
-      return new Tasks(all - o.all, plugin - o.plugin);
+      return new Tasks(all - o.all, plugin - o.plugin, parallel - o.parallel);
     }
 
     Tasks plus(Tasks o) {
-      return new Tasks(all + o.all, plugin + o.plugin);
+      return new Tasks(all + o.all, plugin + o.plugin, parallel + o.parallel);
     }
   }
 
@@ -32,7 +36,8 @@ final class DataNodeJmx {
   static Tasks tasks(String ip) throws IOException {
     long all = counter(ip, "DataNodeActivity-*", "EcReconstructionTasks");
     long plugin = counter(ip, "EcRepairReconstruction-*", "Tasks");
-    return new Tasks(all, Math.max(0, plugin));
+    long parallel = counter(ip, "EcRepairReconstruction-*", "ParallelTasks");
+    return new Tasks(all, Math.max(0, plugin), Math.max(0, parallel));
   }
 
   /** One numeric attribute of the first bean matching the name pattern; -1 when there is none. */

@@ -300,14 +300,17 @@ public final class FullNodeRecovery {
   }
 
   /**
-   * The code's cost of what was actually lost, per rebuilt block, for the engine that ran:
-   * the plugin's best repair graph, or k blocks for HDFS's own reconstruction.
+   * The code's cost of what was actually lost, per rebuilt block, for the engine that ran: the
+   * parallel plan's bandwidth for tasks that ran one, the plugin's best repair graph for its
+   * other tasks, or k blocks for HDFS's own reconstruction.
    */
   static double theory(ErasureCodingPolicy policy, List<int[]> lost, DataNodeJmx.Tasks tasks) {
     double pluginShare = tasks.all() == 0 ? 0 : Math.min(1.0, (double) tasks.plugin() / tasks.all());
+    double parallelShare = tasks.all() == 0 ? 0 : Math.min(pluginShare, (double) tasks.parallel() / tasks.all());
     double sum = 0;
     for (int[] l : lost) {
-      sum += pluginShare * RepairTheory.blocksRead(policy.getName(), l[1])
+      sum += parallelShare * RepairTheory.parallelBlocks(policy.getName(), l[1])
+          + (pluginShare - parallelShare) * RepairTheory.blocksRead(policy.getName(), l[1])
           + (1 - pluginShare) * RepairTheory.stockBlocksRead(policy.getName());
     }
     return sum / lost.size();

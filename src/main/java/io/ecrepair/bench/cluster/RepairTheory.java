@@ -34,6 +34,17 @@ public final class RepairTheory {
     return (double) read.size() / spec.subPacketization();
   }
 
+  /**
+   * Blocks moved between nodes to rebuild internal block {@code lost} with the code's parallel
+   * plan (its repair bandwidth), or the central repair's when no plan is stored.
+   */
+  public static double parallelBlocks(String policy, int lost) {
+    CodeSpec spec = Policy.parse(policy).code();
+    return io.ecrepair.hdfs.RepairCatalog.parallelPlan(spec, lost)
+        .map(p -> (double) p.traffic().bandwidth() / p.graph().subchunkCount())
+        .orElseGet(() -> blocksRead(policy, lost));
+  }
+
   /** What HDFS's own reconstruction reads for any lost block: k whole blocks. */
   public static double stockBlocksRead(String policy) {
     return Policy.parse(policy).code().k();

@@ -5,12 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One benchmark scenario: a policy, and for RS whether the DataNodes run with
- * {@code ecrepair.datanode.rebuild.rs=true} (our plugin rebuilds RS too). Written
- * {@code POLICY} or {@code POLICY+plugin}, e.g. {@code RS-10-4-1024k+plugin}.
+ * One benchmark scenario: a policy, for RS whether the DataNodes run with
+ * {@code ecrepair.datanode.rebuild.rs=true} (our plugin rebuilds RS too), and for Clay and
+ * Butterfly whether they run with {@code ecrepair.datanode.parallel=false} (the central
+ * sub-chunk repair instead of the parallel plans). Written {@code POLICY}, {@code POLICY+plugin}
+ * (RS) or {@code POLICY+central} (Clay, Butterfly), e.g. {@code CLAY-10-4-4096k+central}.
  */
-public record Scenario(String policy, boolean pluginRebuildsRs) {
+public record Scenario(String policy, boolean pluginRebuildsRs, boolean central) {
   public static final String REBUILD_RS_KEY = io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin.REBUILD_RS_KEY;
+  public static final String PARALLEL_KEY = io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin.PARALLEL_KEY;
 
   /**
    * CLAY-10-4 with 4 MiB cells, the top of DESIGN's recommended 1-4 MiB: HDFS's block reads
@@ -18,7 +21,8 @@ public record Scenario(String policy, boolean pluginRebuildsRs) {
    * 1 MiB cells (4 KiB sub-chunks), whose repair on this 2-core machine is bound by them.
    */
   public static final String DEFAULTS =
-      "RS-10-4-1024k,RS-10-4-1024k+plugin,CLAY-10-4-4096k,BUTTERFLY-10-2-4096k,LRC-L2-12-4-1024k";
+      "RS-10-4-1024k,RS-10-4-1024k+plugin,CLAY-10-4-4096k+central,CLAY-10-4-4096k,BUTTERFLY-10-2-4096k,"
+          + "LRC-L2-12-4-1024k";
 
   public Scenario {
     Policy.parse(policy);
@@ -27,12 +31,44 @@ public record Scenario(String policy, boolean pluginRebuildsRs) {
   public static Scenario parse(String text) {
     String t = text.strip();
     boolean plugin = t.endsWith("+plugin");
-    String policy = plugin ? t.substring(0, t.length() - "+plugin".length()) : t;
-    Scenario s = new Scenario(policy, plugin);
+    boolean central = t.endsWith("+central");
+    String policy = plugin ? t.substring(0, t.length() - "+plugin".length())
+        : central ? t.substring(0, t.length() - "+central".length()) : t;
+    Scenario s = new Scenario(policy, plugin, central);
     if (plugin && !s.isRs()) {
       throw new IllegalArgumentException("'+plugin' is for RS policies (our plugin always rebuilds " + policy + ")");
     }
+    if (central && !s.isVector()) {
+      throw new IllegalArgumentException("'+central' is for Clay and Butterfly policies (the others have no parallel "
+          + "plans), not " + policy);
+    }
     return s;
+  }
+
+  /** Clay or Butterfly: codes with sub-chunks, repaired centrally or by parallel plans. */
+  public boolean isVector() {
+    return Policy.parse(policy).code().subPacketization() > 1;
+  }
+
+  /**
+   * How the scenario's blocks are rebuilt: {@code stock} (HDFS's own repair), {@code pipeline}
+   * (chains of the agents: LRC, RS through the plugin), {@code central} (the rebuilding DataNode
+   * reads every helper's sub-chunks), {@code pararc} (the code's parallel plans across the agents).
+   */
+  public String strategy() {
+    if (isStockRs()) {
+      return "stock";
+    }
+    if (!isVector()) {
+      return "pipeline";
+    }
+    return central ? "central" : "pararc";
+  }
+
+  /** The DataNode settings the scenario runs with. */
+  public java.util.Map<String, String> dataNodeConf() {
+    return java.util.Map.of(REBUILD_RS_KEY, Boolean.toString(pluginRebuildsRs), PARALLEL_KEY,
+        Boolean.toString(!central));
   }
 
   public static List<Scenario> parseList(String text) {
@@ -66,7 +102,7 @@ public record Scenario(String policy, boolean pluginRebuildsRs) {
   }
 
   public String name() {
-    return policy + (pluginRebuildsRs ? "+plugin" : "");
+    return policy + (pluginRebuildsRs ? "+plugin" : "") + (central ? "+central" : "");
   }
 
   /** A scenario name made safe for an HDFS path. */

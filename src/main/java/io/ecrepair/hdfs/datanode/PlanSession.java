@@ -87,7 +87,7 @@ final class PlanSession implements PartRunner.Inbox {
       }
     } catch (IOException | InterruptedException e) {
       q.clear();
-      q.offer(e instanceof IOException io ? io : new IOException("interrupted", e));
+      q.offer(new IOException("the stream from " + who + " failed: " + e, e));
     } finally {
       IOUtils.closeSocket(socket);
       sockets.remove(socket);
@@ -106,7 +106,7 @@ final class PlanSession implements PartRunner.Inbox {
       throw new IOException("node " + group.peer() + " sent " + name + " nothing for " + stallMillis + " ms");
     }
     if (o instanceof IOException e) {
-      throw new PlanFrames.FrameFailure(e.getMessage(), e);
+      throw new PlanFrames.FrameFailure(String.valueOf(e.getMessage()), e);
     }
     if (o == END) {
       throw new PlanFrames.FrameFailure("node " + group.peer() + " ended its stream to " + name + " early", null);
