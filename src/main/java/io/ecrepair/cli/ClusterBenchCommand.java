@@ -28,7 +28,9 @@ import picocli.CommandLine.Model.CommandSpec;
         + "every node sent and received on its interface; then degraded reads of one lost data block from a "
         + "client namespace. Prints tables (or --json), the issue's bars, and PNG charts. Everything it made is "
         + "torn down at the end, on failure and on Ctrl-C.",
-        "Scenarios: POLICY or RS-...+plugin (the DataNodes restarted with ecrepair.datanode.rebuild.rs=true)."})
+        "Scenarios: POLICY, RS-...+plugin (the DataNodes restarted with ecrepair.datanode.rebuild.rs=true) or "
+            + "CLAY-...+central / BUTTERFLY-...+central (restarted with ecrepair.datanode.parallel=false: the central "
+            + "sub-chunk repair instead of parallel plans)."})
 final class ClusterBenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -71,6 +73,10 @@ final class ClusterBenchCommand implements Callable<Integer> {
   @Option(names = "--no-degraded-read", description = "Skip the degraded reads.")
   boolean noDegradedRead;
 
+  @Option(names = "--no-single-block", description = "Skip the single-block races (one block rebuilt on an idle "
+      + "cluster against one healthy block read).")
+  boolean noSingleBlock;
+
   @Option(names = "--policy-file", description = "Policies to add (default: the shipped conf/user_ec_policies.xml).")
   Path policyFile;
 
@@ -105,7 +111,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
         parseSize(blockSize), heap, Map.of());
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster,
         Scenario.parseList(String.join(",", scenarios)), groups, warmupGroups == null ? groups : warmupGroups,
-        !noDegradedRead,
+        !noDegradedRead, !noSingleBlock,
         policyFile != null ? policyFile.toAbsolutePath() : Demo.defaultPolicyFile(), script(),
         state != null ? state.toAbsolutePath()
             : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-cluster-" + ProcessHandle.current().pid()),
@@ -142,11 +148,19 @@ final class ClusterBenchCommand implements Callable<Integer> {
           groups, settings.warmupGroups());
       out.println("Full-node recovery (detect s = from the kill to the NameNode dropping the node's replicas; "
           + "repair s = from then to nothing low-redundancy; recv/block = bytes all DataNodes received per rebuilt block, in blocks; max load = the "
-          + "busiest rebuilding node's bytes received per block it rebuilt):");
+          + "busiest rebuilding node's bytes received per block it rebuilt; CPU idle = the host's idle share while the "
+          + "blocks were rebuilt, SATURATED under 10%: then the result is bound by this host's CPU, not the links):");
       print(out, r.recoveries());
       out.println();
       out.println("Bytes per node during each recovery (interface counters in the namespaces):");
       print(out, r.nodeBytes());
+      if (!report.singles().isEmpty()) {
+        out.println();
+        out.println("Single-block race on an idle cluster (repair s = the reconstruction task's own time, or (NN) the "
+            + "NameNode-observed time for HDFS's own tasks; healthy read s = one healthy block read into the client "
+            + "namespace over a link like every DataNode's; busiest recv = the most any live DataNode received):");
+        print(out, r.singles());
+      }
       if (!report.reads().isEmpty()) {
         out.println();
         out.println("Degraded read of one whole lost data block from the client namespace (fetched = bytes the "
@@ -165,7 +179,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
       out.flush();
     }
     boolean verified = report.recoveries().stream().allMatch(x -> x.verified())
-        && report.reads().stream().allMatch(x -> x.verified());
+        && report.reads().stream().allMatch(x -> x.verified())
+        && report.singles().stream().allMatch(x -> x.verified());
     if (!verified) {
       err.println("bench cluster: a rebuilt block or a degraded read did not match the original data");
     }

@@ -110,6 +110,67 @@ public final class Pipelines {
     return new Plan(q, pathColoring(q), strategy, "cyclic-chain", (System.nanoTime() - start) / 1e9, null, d);
   }
 
+  /**
+   * The chain that rebuilds block {@code lost} of a scalar code as {@code sum coefs[i] x
+   * block order[i]}, the partial sum passing from {@code order[0]} to the requestor: each helper
+   * adds its term, nothing else (helpers whose blocks are zeros are simply left out of
+   * {@code order}). {@code blockCount} is the group's number of internal blocks.
+   */
+  public static Plan sumChain(int blockCount, int lost, int[] order, int[] coefs, int sliceBytes) {
+    if (order.length == 0 || order.length != coefs.length) {
+      throw new IllegalArgumentException("a chain of " + order.length + " helpers with " + coefs.length + " coefficients");
+    }
+    Ecdag.Builder b = Ecdag.builder(1);
+    int acc = -1;
+    for (int i = 0; i < order.length; i++) {
+      int leaf = b.leaf(order[i], 0);
+      int[] in = acc < 0 ? new int[] {leaf} : new int[] {acc, leaf};
+      int[] co = acc < 0 ? new int[] {coefs[i]} : new int[] {1, coefs[i]};
+      if (i == order.length - 1) {
+        b.repaired(lost, 0, in, co);
+      } else {
+        acc = b.combine(in, co);
+      }
+    }
+    RepairProblem q = new RepairProblem(b.build(), blockCount, lost);
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("path", Arrays.stream(order).boxed().toList());
+    d.put("sliceBytes", sliceBytes);
+    return new Plan(q, pathColoring(q), "pipeline", "chain", 0, null, d);
+  }
+
+  /**
+   * The order of a chain's helpers: rotated by {@code rotation} (so that concurrent repairs of
+   * different groups start on different helpers), then the helper with the largest
+   * {@code load} moved to the head, the one place of a chain that receives nothing (loads: what
+   * each helper's downlink still has to carry; ties and unknown loads (-1) keep the rotation).
+   */
+  public static int[] busiestFirst(int[] helpers, long[] loads, long rotation) {
+    int n = helpers.length;
+    if (loads.length != n) {
+      throw new IllegalArgumentException(n + " helpers, " + loads.length + " loads");
+    }
+    int shift = n == 0 ? 0 : (int) Math.floorMod(rotation, (long) n);
+    int[] order = new int[n];
+    long[] load = new long[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = helpers[(i + shift) % n];
+      load[i] = loads[(i + shift) % n];
+    }
+    int best = 0;
+    for (int i = 1; i < n; i++) {
+      if (load[i] > load[best]) {
+        best = i;
+      }
+    }
+    if (best > 0 && load[best] > 0) {
+      int head = order[best];
+      System.arraycopy(order, 0, order, 1, best);
+      order[0] = head;
+    }
+    return order;
+  }
+
   /** Each non-leaf vertex on the block of the leaves it adds (a chain adds one helper's). */
   static int[] pathColoring(RepairProblem q) {
     Ecdag g = q.graph();

@@ -28,7 +28,17 @@ public final class Bars {
 
   private Bars() {}
 
+  /** Single-block race: parallel CLAY-10-4 and the chains (RS-10-4, LRC(12,2,2)) against one healthy block read. */
+  public static final double SINGLE_CLAY = 1.5;
+  public static final double SINGLE_CLAY_LOAD = 1.1;
+  public static final double SINGLE_CHAIN = 1.3;
+
   public static List<Bar> check(List<FullNodeRecovery.Result> recoveries, List<DegradedRead.Result> reads) {
+    return check(recoveries, reads, List.of());
+  }
+
+  public static List<Bar> check(List<FullNodeRecovery.Result> recoveries, List<DegradedRead.Result> reads,
+                                List<SingleBlockRace.Result> singles) {
     List<Bar> bars = new ArrayList<>();
     FullNodeRecovery.Result base = recoveries.stream().filter(r -> isRs104(r.policy()) && !r.scenario().endsWith("+plugin"))
         .findFirst().orElse(null);
@@ -48,6 +58,24 @@ public final class Bars {
       bars.add(new Bar("bytes per rebuilt block, " + r.scenario(), r.measuredBlocks(),
           String.format(Locale.ROOT, "%.3f blocks +-5%%", r.theoryBlocks()), Math.abs(dev) <= BYTES_TOLERANCE,
           String.format(Locale.ROOT, "%+.1f%% (engine %s)", dev * 100, r.engine())));
+    }
+    for (SingleBlockRace.Result r : singles) {
+      boolean parallelClay = r.policy().startsWith("CLAY-10-4-") && r.strategy().equals("pararc");
+      boolean chain = (r.policy().startsWith("RS-10-4-") || r.policy().startsWith("LRC-L2-12-4-"))
+          && r.strategy().equals("pipeline");
+      if (!parallelClay && !chain) {
+        continue;
+      }
+      double need = parallelClay ? SINGLE_CLAY : SINGLE_CHAIN;
+      String note = String.format(Locale.ROOT, "block %d in %.2f s, healthy read %.2f s, busiest DataNode %.2f blocks%s",
+          r.lostIndex(), r.seconds(), r.healthySeconds(), r.maxLoadBlocks(),
+          r.cpuIdleShare() < HostCpu.SATURATED ? ", CPU saturated" : "");
+      bars.add(new Bar("single-block repair / healthy read, " + r.scenario(), r.ratio(),
+          String.format(Locale.ROOT, "<= %.1fx", need), r.ratio() <= need, note));
+      if (parallelClay) {
+        bars.add(new Bar("single-block repair, busiest DataNode received (blocks), " + r.scenario(), r.maxLoadBlocks(),
+            String.format(Locale.ROOT, "<= %.1f", SINGLE_CLAY_LOAD), r.maxLoadBlocks() <= SINGLE_CLAY_LOAD, ""));
+      }
     }
     DegradedRead.Result rs = reads.stream().filter(r -> isRs104(r.policy()) && r.client().equals("stock"))
         .findFirst().orElse(null);

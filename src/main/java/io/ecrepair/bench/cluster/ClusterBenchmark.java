@@ -27,7 +27,8 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
 public final class ClusterBenchmark {
   /** Everything a run needs. */
   public record Settings(ClusterOptions cluster, List<Scenario> scenarios, int groups, int warmupGroups,
-                         boolean degradedReads, Path policyFile, Path script, Path stateDir, long timeoutMs) {
+                         boolean degradedReads, boolean singleBlock, Path policyFile, Path script, Path stateDir,
+                         long timeoutMs) {
     public Settings {
       if (groups < 1 || groups > 1000) {
         throw new IllegalArgumentException("--groups must be between 1 and 1000");
@@ -52,7 +53,7 @@ public final class ClusterBenchmark {
 
   /** What a run measured, plus what it could not measure and why. */
   public record Report(Settings settings, List<FullNodeRecovery.Result> recoveries, List<DegradedRead.Result> reads,
-                       List<String> notes, List<Bars.Bar> bars) {}
+                       List<SingleBlockRace.Result> singles, List<String> notes, List<Bars.Bar> bars) {}
 
   private final Settings settings;
   private final Consumer<String> progress;
@@ -67,6 +68,7 @@ public final class ClusterBenchmark {
   public Report run() throws IOException, InterruptedException {
     List<FullNodeRecovery.Result> recoveries = new ArrayList<>();
     List<DegradedRead.Result> reads = new ArrayList<>();
+    List<SingleBlockRace.Result> singles = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     try (ClusterHandle cluster = ClusterHandle.start(settings.script(), settings.stateDir(), settings.cluster(),
         progress);
@@ -74,6 +76,7 @@ public final class ClusterBenchmark {
       addPolicies(fs);
       FullNodeRecovery recovery = new FullNodeRecovery(cluster, fs, progress, settings.timeoutMs());
       DegradedRead degraded = new DegradedRead(cluster, fs, progress, settings.timeoutMs());
+      SingleBlockRace race = new SingleBlockRace(recovery, degraded, progress);
       boolean ourClient = DegradedRead.ourClientPresent();
       if (settings.degradedReads() && !ourClient) {
         notes.add("hadoop-ec-repair's client FileSystem (" + DegradedReadProbe.ECREPAIR_FS + ") is not in this build: "
@@ -114,12 +117,20 @@ public final class ClusterBenchmark {
               + "tasks were run by " + r.engine() + " (the DataNodes' plugin did not take them: an older plugin jar, "
               + "or the plugin not active), so this is stock HDFS reconstruction");
         }
+        if (settings.singleBlock()) {
+          SingleBlockRace.Result one = race.run(s, policy, settings.cluster().blockSize(), seed++, written);
+          if (!one.verified()) {
+            throw new IOException(s.name() + ": the block rebuilt in the single-block race differs from the original "
+                + "(logs: " + settings.stateDir() + ")");
+          }
+          singles.add(one);
+        }
         if (settings.degradedReads() && readDone.add(s.policy())) {
           reads.addAll(degradedReads(degraded, s, policy, seed++, ourClient, notes));
         }
       }
     }
-    return new Report(settings, recoveries, reads, notes, Bars.check(recoveries, reads));
+    return new Report(settings, recoveries, reads, singles, notes, Bars.check(recoveries, reads, singles));
   }
 
   /**

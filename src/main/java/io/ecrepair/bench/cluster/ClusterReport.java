@@ -35,10 +35,30 @@ public final class ClusterReport {
       rows.add(List.of(r.scenario(), r.engine(), r.victim(), Integer.toString(r.lost().size()), f1(r.detectSeconds()),
           f1(r.repairSeconds()), base == null ? "-" : f2(base.repairSeconds() / r.repairSeconds()) + "x",
           f2(r.measuredBlocks()), f2(r.theoryBlocks()), pct(r.measuredBlocks() / r.theoryBlocks() - 1),
-          f2(r.maxLoadBlocks()), r.verified() ? "yes" : "NO"));
+          f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), r.verified() ? "yes" : "NO"));
     }
     return new Rows(List.of("scenario", "rebuilt by", "killed", "blocks", "detect s", "repair s", "vs RS",
-        "recv/block", "theory", "dev", "max load", "verified"), rows);
+        "recv/block", "theory", "dev", "max load", "CPU idle", "verified"), rows);
+  }
+
+  /** The single-block races: one block rebuilt on an idle cluster against one healthy block read. */
+  public Rows singles() {
+    List<List<String>> rows = new ArrayList<>();
+    for (SingleBlockRace.Result r : report.singles()) {
+      rows.add(List.of(r.scenario(), r.strategy(), Integer.toString(r.lostIndex()),
+          f2(r.seconds()) + (r.taskTimed() ? "" : " (NN)"), f2(r.healthySeconds()), f2(r.ratio()) + "x",
+          f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), r.verified() ? "yes" : "NO"));
+    }
+    return new Rows(List.of("scenario", "strategy", "lost", "repair s", "healthy read s", "x healthy",
+        "busiest recv (blocks)", "CPU idle", "verified"), rows);
+  }
+
+  /** The host's idle CPU share, marked where the measurement was CPU-bound. */
+  static String idle(double share) {
+    if (Double.isNaN(share)) {
+      return "-";
+    }
+    return String.format(Locale.ROOT, "%.0f%%%s", share * 100, share < HostCpu.SATURATED ? " SATURATED" : "");
   }
 
   /** Bytes every node received and sent during each recovery, MiB. */
@@ -107,10 +127,12 @@ public final class ClusterReport {
       m.put("maxLoadBlocksPerRebuiltBlock", r.maxLoadBlocks());
       m.put("pluginTasks", r.pluginTasks());
       m.put("allTasks", r.allTasks());
+      m.put("taskSeconds", Double.isNaN(r.taskSeconds()) ? null : r.taskSeconds());
+      m.put("busiestReceivedBlocks", r.busiestReceivedBlocks());
+      m.put("cpuIdleShare", Double.isNaN(r.cpuIdleShare()) ? null : r.cpuIdleShare());
+      m.put("cpuSaturated", r.cpuSaturated());
       m.put("verified", r.verified());
-      Map<String, Object> nodes = new LinkedHashMap<>();
-      r.bytes().forEach((n, b) -> nodes.put(n, Map.of("rxBytes", b.rx(), "txBytes", b.tx())));
-      m.put("nodes", nodes);
+      m.put("nodes", nodes(r.bytes()));
       results.add(m);
     }
     for (DegradedRead.Result r : report.reads()) {
@@ -126,6 +148,23 @@ public final class ClusterReport {
       m.put("fetchedBlocks", r.fetchedBlocks());
       m.put("theoryBlocks", r.theoryBlocks());
       m.put("verified", r.verified());
+      results.add(m);
+    }
+    for (SingleBlockRace.Result r : report.singles()) {
+      Map<String, Object> m = common(r.policy(), "single-block-repair", r.strategy().equals("stock") ? "hdfs-stock"
+          : "ec-repair-plugin");
+      m.put("mbPerSec", r.blockBytes() / r.seconds() / 1e6);
+      m.put("scenario", r.scenario());
+      m.put("strategy", r.strategy());
+      m.put("lostIndex", r.lostIndex());
+      m.put("seconds", r.seconds());
+      m.put("taskTimed", r.taskTimed());
+      m.put("healthySeconds", r.healthySeconds());
+      m.put("maxLoadBlocks", r.maxLoadBlocks());
+      m.put("blockBytes", r.blockBytes());
+      m.put("cpuIdleShare", Double.isNaN(r.cpuIdleShare()) ? null : r.cpuIdleShare());
+      m.put("verified", r.verified());
+      m.put("nodes", nodes(r.bytes()));
       results.add(m);
     }
     List<Object> bars = new ArrayList<>();
@@ -155,6 +194,12 @@ public final class ClusterReport {
     j.put("cluster", cluster);
     j.put("charts", charts.stream().map(p -> p.toAbsolutePath().toString()).toList());
     return j;
+  }
+
+  private static Map<String, Object> nodes(Map<String, NodeCounters.Bytes> bytes) {
+    Map<String, Object> nodes = new LinkedHashMap<>();
+    bytes.forEach((n, b) -> nodes.put(n, Map.of("rxBytes", b.rx(), "txBytes", b.tx())));
+    return nodes;
   }
 
   private static Map<String, Object> common(String policyName, String op, String impl) {

@@ -14,18 +14,22 @@ import java.net.URL;
  * from here: the benchmark counts them on the network interfaces.
  */
 final class DataNodeJmx {
-  /** Task counts: all EC reconstruction tasks, those our plugin ran, and those of them that ran parallel plans. */
-  record Tasks(long all, long plugin, long parallel) {
+  /**
+   * Task counts: all EC reconstruction tasks, those our plugin ran, those of them that ran
+   * parallel plans, and the plugin's tasks' time together (ms, each task's own: the NameNode's
+   * scheduling delay is not in it).
+   */
+  record Tasks(long all, long plugin, long parallel, long pluginMillis) {
     Tasks(long all, long plugin) {
-      this(all, plugin, 0);
+      this(all, plugin, 0, 0);
     }
 
     Tasks minus(Tasks o) {
-      return new Tasks(all - o.all, plugin - o.plugin, parallel - o.parallel);
+      return new Tasks(all - o.all, plugin - o.plugin, parallel - o.parallel, pluginMillis - o.pluginMillis);
     }
 
     Tasks plus(Tasks o) {
-      return new Tasks(all + o.all, plugin + o.plugin, parallel + o.parallel);
+      return new Tasks(all + o.all, plugin + o.plugin, parallel + o.parallel, pluginMillis + o.pluginMillis);
     }
   }
 
@@ -37,7 +41,8 @@ final class DataNodeJmx {
     long all = counter(ip, "DataNodeActivity-*", "EcReconstructionTasks");
     long plugin = counter(ip, "EcRepairReconstruction-*", "Tasks");
     long parallel = counter(ip, "EcRepairReconstruction-*", "ParallelTasks");
-    return new Tasks(all, Math.max(0, plugin), Math.max(0, parallel));
+    long millis = counter(ip, "EcRepairReconstruction-*", "TimeMillis");
+    return new Tasks(all, Math.max(0, plugin), Math.max(0, parallel), Math.max(0, millis));
   }
 
   /** One numeric attribute of the first bean matching the name pattern; -1 when there is none. */

@@ -94,6 +94,28 @@ public final class DegradedRead {
         d.path("rxBytes").asLong(), h.path("verified").asBoolean() && d.path("verified").asBoolean(), theory);
   }
 
+  /**
+   * The single-block race's baseline: seconds to read one healthy internal data block (block 1
+   * of a one-group file) into the client namespace, over a link like every DataNode's.
+   */
+  public double healthyRead(String scenario, ErasureCodingPolicy policy, long blockSize, long seed)
+      throws IOException, InterruptedException {
+    String name = scenario + "-healthy";
+    prepare(name, policy, blockSize, seed);
+    try {
+      String out = cluster.java("client", DegradedReadProbe.class.getName(), List.of(cluster.nameNodeUri(),
+          file(name).toString(), Integer.toString(policy.getNumDataUnits()), Integer.toString(policy.getCellSize()),
+          Long.toString(blockSize), "-1", "1", Long.toString(seed), "stock"));
+      JsonNode h = JSON.readTree(out.strip().substring(out.strip().lastIndexOf('\n') + 1)).path("healthy");
+      if (!h.path("verified").asBoolean()) {
+        throw new IOException(name + ": the healthy read returned wrong bytes");
+      }
+      return h.path("seconds").asDouble();
+    } finally {
+      cleanup(name);
+    }
+  }
+
   public void cleanup(String scenario) throws IOException {
     fs.delete(file(scenario).getParent(), true);
   }

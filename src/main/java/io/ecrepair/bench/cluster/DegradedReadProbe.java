@@ -18,7 +18,8 @@ import org.apache.hadoop.fs.FileSystem;
  * JSON object. The lost block's DataNode is unreachable from this namespace, so the read is a
  * real degraded read while the NameNode still thinks the node is fine (no reconstruction runs).
  *
- * <p>Arguments: uri file k cellSize blockSize lostIndex healthyIndex seed stock|ec-repair
+ * <p>Arguments: uri file k cellSize blockSize lostIndex healthyIndex seed stock|ec-repair; a
+ * lostIndex of -1 reads only the healthy block (the single-block race's baseline).
  */
 public final class DegradedReadProbe {
   /** The client FileSystem of issue 8; used when it is on the classpath. */
@@ -52,7 +53,9 @@ public final class DegradedReadProbe {
       readBlock(fs, file, k, cell, Math.min(cell, 64 * 1024), (healthy + 1) % k == lost ? (healthy + 2) % k
           : (healthy + 1) % k, data);
       out.put("healthy", readBlock(fs, file, k, cell, blockSize, healthy, data));
-      out.put("degraded", readBlock(fs, file, k, cell, blockSize, lost, data));
+      if (lost >= 0) {
+        out.put("degraded", readBlock(fs, file, k, cell, blockSize, lost, data));
+      }
     }
     System.out.println(new ObjectMapper().writeValueAsString(out));
   }

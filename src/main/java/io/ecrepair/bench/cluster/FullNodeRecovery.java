@@ -48,9 +48,25 @@ public final class FullNodeRecovery {
   public record Result(String scenario, String policy, int groups, long blockBytes, String victim,
                        List<LostBlock> lost, double detectSeconds, double repairSeconds, double wallSeconds,
                        Map<String, NodeCounters.Bytes> bytes, long pluginTasks, long allTasks, double theoryBlocks,
-                       double measuredBlocks, double maxLoadBlocks) {
+                       double measuredBlocks, double maxLoadBlocks, double taskSeconds, double cpuIdleShare) {
     public boolean verified() {
       return !lost.isEmpty() && lost.stream().allMatch(LostBlock::verified);
+    }
+
+    /** Whether the host's CPU was (nearly) saturated while the blocks were rebuilt. */
+    public boolean cpuSaturated() {
+      return cpuIdleShare < HostCpu.SATURATED;
+    }
+
+    /** The most any live DataNode received, in blocks. */
+    public double busiestReceivedBlocks() {
+      long max = 0;
+      for (Map.Entry<String, NodeCounters.Bytes> e : bytes.entrySet()) {
+        if (e.getKey().startsWith("dn") && !e.getKey().equals(victim)) {
+          max = Math.max(max, e.getValue().rx());
+        }
+      }
+      return (double) max / blockBytes;
     }
 
     /** Who ran the reconstruction tasks, as the DataNodes' counters tell. */
@@ -110,6 +126,7 @@ public final class FullNodeRecovery {
     try {
       DataNodeJmx.Tasks tasksBefore = tasks(victim);
       NodeCounters countersBefore = cluster.counters();
+      HostCpu cpuBefore = null;
       progress.accept(String.format("%s: %s %s (%s), which holds %d internal blocks %s; waiting for the "
           + "NameNode to notice and rebuild them", scenario, loss == Loss.CRASH ? "killing" : "cutting off", victim.name(),
           victim.ip(), lost.size(), indices(lost)));
@@ -136,6 +153,7 @@ public final class FullNodeRecovery {
           // lost blocks schedulable. The repair clock starts there, the same for every code.
           if (t1 == 0 && !lists(after, victim)) {
             t1 = System.nanoTime();
+            cpuBefore = HostCpu.now();
             progress.accept(String.format("%s: NameNode dropped %s's replicas %.1f s after the kill; reconstruction "
                 + "runs", scenario, victim.name(), (t1 - t0) / 1e9));
           }
@@ -150,6 +168,7 @@ public final class FullNodeRecovery {
         Thread.sleep(100);
       }
       long t2 = System.nanoTime();
+      double idle = HostCpu.now().idleShareSince(cpuBefore);
       NodeCounters delta = cluster.counters().since(countersBefore);
       DataNodeJmx.Tasks done = tasks(victim).minus(tasksBefore);
       progress.accept(String.format("%s: all %d blocks rebuilt %.1f s after the NameNode dropped the replicas; "
@@ -159,7 +178,8 @@ public final class FullNodeRecovery {
       double theory = theory(policy, lost, done);
       return new Result(scenario, policy.getName(), groups, blockSize, victim.name(), rebuilt, (t1 - t0) / 1e9,
           (t2 - t1) / 1e9, (t2 - t0) / 1e9, delta.nodes(), done.plugin(), done.all(), theory,
-          repairBlocks(delta, victim, rebuilt.size(), blockSize), maxLoad(delta, rebuilt, blockSize));
+          repairBlocks(delta, victim, rebuilt.size(), blockSize), maxLoad(delta, rebuilt, blockSize),
+          done.plugin() == 0 ? Double.NaN : done.pluginMillis() / 1000.0 / done.plugin(), idle);
     } finally {
       fs.delete(file.getParent(), true);
       if (loss == Loss.CRASH) {

@@ -179,10 +179,10 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     return a == null ? -1 : a.port();
   }
 
-  /** Chain hops this DataNode's agent served (0 without an agent). */
-  public static long hopsServed(DataNode dn) {
+  /** Parts of distributed repairs (chain hops, parallel plans) this DataNode's agent served (0 without an agent). */
+  public static long partsServed(DataNode dn) {
     EcRepairDataNodePlugin p = ACTIVE.get(dn);
-    return p == null || p.agent == null ? 0 : p.agent.hopsServed();
+    return p == null || p.agent == null ? 0 : p.agent.partsServed();
   }
 
   /** Distributed repairs this DataNode takes part in right now, as coordinator or helper. */

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * A participant's own sub-chunks for its part of a distributed repair, as the runner's
  * {@link PartRunner.Leaves}: a reader thread reads just those sub-chunks of every row from the
  * replica (checksums verified) into compact row buffers (sub-chunk after sub-chunk, nothing
- * else), a few rows ahead of their use.
+ * else), a few rows ahead of their use. Bytes past the end of the replica are zeros, as the
+ * striped layout pads short cells before coding.
  */
 final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closeable {
   private static final int DEPTH = 3;
@@ -36,12 +37,16 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
   private final BlockingQueue<Object> ready = new ArrayBlockingQueue<>(DEPTH + 1);
   private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(DEPTH + 1);
   private final List<long[]> ranges = new ArrayList<>();
+  /** Bytes read per row (those inside the replica), from the first row on. */
+  private final int[] rowReads;
   private Future<?> task;
   private byte[] filling;
   private int filled;
+  private int fillingRow;
   private byte[] current;
 
-  LeafRows(RangeSource source, int[] subchunks, int alpha, SliceGeometry geometry, int cellSize, long stallMillis) {
+  LeafRows(RangeSource source, int[] subchunks, int alpha, SliceGeometry geometry, int cellSize, long blockLength,
+           long stallMillis) {
     this.source = source;
     this.geometry = geometry;
     this.cellSize = cellSize;
@@ -53,6 +58,8 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
     }
     this.rowBytes = subchunks.length * s;
     this.stallMillis = stallMillis;
+    this.rowReads = new int[geometry.rows()];
+    this.fillingRow = geometry.firstRow();
     for (int r = geometry.firstRow(); r < geometry.firstRow() + geometry.rows(); r++) {
       for (int i = 0; i < subchunks.length; ) {
         int j = i;
@@ -60,14 +67,18 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
           j++;
         }
         long off = (long) r * cellSize + (long) subchunks[i] * s;
-        long len = (long) (j - i + 1) * s;
+        long len = Math.min((long) (j - i + 1) * s, blockLength - off);
+        i = j + 1;
+        if (len <= 0) {
+          continue;
+        }
+        rowReads[r - geometry.firstRow()] += (int) len;
         long[] last = ranges.isEmpty() ? null : ranges.get(ranges.size() - 1);
         if (last != null && last[0] + last[1] == off) {
           last[1] += len;
         } else {
           ranges.add(new long[] {off, len});
         }
-        i = j + 1;
       }
     }
     for (int i = 0; i < DEPTH; i++) {
@@ -81,6 +92,7 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
       task = threads.submit(() -> {
         try {
           source.read(ranges, this);
+          completeRowsBefore(geometry.firstRow() + geometry.rows()); // rows past the replica's end: zeros
         } catch (Throwable t) {
           ready.clear();
           ready.offer(t instanceof IOException e ? e : new IOException("reading the local sub-chunks: " + t, t));
@@ -90,17 +102,40 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
     return this;
   }
 
+  /** Hands on every row before {@code row} whose reads are all in (their unread bytes zeros). */
+  private void completeRowsBefore(int row) throws IOException, InterruptedException {
+    while (fillingRow < row) {
+      if (filling == null) {
+        take();
+      }
+      if (filled != rowReads[fillingRow - geometry.firstRow()]) {
+        throw new IOException("row " + fillingRow + " of the local sub-chunks got " + filled + " of "
+            + rowReads[fillingRow - geometry.firstRow()] + " bytes");
+      }
+      ready.put(filling);
+      filling = null;
+      fillingRow++;
+    }
+  }
+
+  /** A free row buffer, all zeros. */
+  private void take() throws IOException, InterruptedException {
+    filling = free.poll(stallMillis, TimeUnit.MILLISECONDS);
+    if (filling == null) {
+      throw new IOException("the repair took no row of local sub-chunks for " + stallMillis + " ms");
+    }
+    Arrays.fill(filling, (byte) 0);
+    filled = 0;
+  }
+
   @Override
   public void accept(long blockOffset, ByteBuffer data) throws IOException, InterruptedException {
     ByteBuffer src = data.duplicate();
     long off = blockOffset;
     while (src.hasRemaining()) {
+      completeRowsBefore((int) (off / cellSize));
       if (filling == null) {
-        filling = free.poll(stallMillis, TimeUnit.MILLISECONDS);
-        if (filling == null) {
-          throw new IOException("the repair took no row of local sub-chunks for " + stallMillis + " ms");
-        }
-        filled = 0;
+        take();
       }
       int inRow = (int) (off % cellSize);
       int j = inRow / s;
@@ -112,10 +147,6 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
       src.get(filling, place[j] * s + within, n);
       off += n;
       filled += n;
-      if (filled == rowBytes) {
-        ready.put(filling);
-        filling = null;
-      }
     }
   }
 

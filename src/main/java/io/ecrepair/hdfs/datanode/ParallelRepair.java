@@ -31,8 +31,8 @@ import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.net.NetUtils;
 
 /**
- * Runs a colored repair plan across the helpers' repair agents (ParaRC's parallel repair, or
- * any coloring) with this DataNode as the requestor and coordinator: it maps every node of
+ * Runs a colored repair plan across the helpers' repair agents (ParaRC's parallel repair, a
+ * repair chain, or any coloring) with this DataNode as the requestor and coordinator: it maps every node of
  * the plan to the DataNode holding that internal block, sends each helper its part
  * ({@link PlanPartRequest}, with a token for its block), waits until all are ready, runs its
  * own part (receiving the repaired sub-chunks, and whatever the plan computes here) and writes
@@ -60,14 +60,17 @@ final class ParallelRepair {
   }
 
   /**
-   * Rebuilds rows 0..rows-1 (full rows) of internal block {@code lost} with {@code plan}
-   * (requestor = {@code lost}) into {@code writer}.
+   * Rebuilds rows 0..rows-1 of internal block {@code lost} with {@code plan} (requestor =
+   * {@code lost}) into {@code writer}, every value cut into pieces of {@code pieceBytes}. The
+   * plan's graph covers a cell row of the whole cell size: a vector code's rows must be full
+   * stripes; a scalar code's may be shorter (helpers' bytes past their ends are zeros).
    */
   Outcome run(Plan plan, Map<Integer, NodePart> parts, int lost, Map<Integer, Deque<DatanodeInfo>> sources,
-              StripedLayout layout, int rows, TargetWriter writer) throws IOException {
+              StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetWriter writer)
+      throws IOException {
     int cellSize = layout.cellSize();
     int alpha = plan.graph().subchunkCount();
-    SliceGeometry geometry = new SliceGeometry(0, rows, cellSize / alpha, ctx.planPieceBytes());
+    SliceGeometry geometry = new SliceGeometry(0, rows, cellSize / alpha, pieceBytes);
     long hi = RANDOM.nextLong();
     long lo = RANDOM.nextLong();
     String name = "repair " + Long.toHexString(lo) + " of " + order;
@@ -95,7 +98,7 @@ final class ParallelRepair {
       for (Map.Entry<Integer, NodePart> e : parts.entrySet()) {
         if (e.getKey() != lost) {
           controls.put(e.getKey(), sendPart(e.getValue(), hi, lo, sources.get(e.getKey()).peekFirst(), layout,
-              geometry, agents));
+              groupLength, geometry, agents));
         }
       }
       for (Map.Entry<Integer, Socket> c : controls.entrySet()) {
@@ -132,14 +135,15 @@ final class ParallelRepair {
       for (int t = 0; t < geometry.count(); t++) {
         runner.runSlice(t, geometry.length(t), noLeaves, session, outbox, results);
         if (geometry.endsRow(t)) {
+          int len = layout.cellLength(groupLength, geometry.row(t), lost);
           if (!writer.isOpen()) {
             writer.open(ctx.defaultChecksum());
           }
           if (throttle != null) {
-            throttle.throttle(cellSize);
+            throttle.throttle(len);
           }
-          writer.write(ByteBuffer.wrap(row));
-          written += cellSize;
+          writer.write(ByteBuffer.wrap(row, 0, len));
+          written += len;
           rowsDone++;
         }
       }
@@ -173,12 +177,12 @@ final class ParallelRepair {
   }
 
   /** Opens the control connection to a helper's agent and sends its part. */
-  private Socket sendPart(NodePart part, long hi, long lo, DatanodeInfo source, StripedLayout layout,
+  private Socket sendPart(NodePart part, long hi, long lo, DatanodeInfo source, StripedLayout layout, long groupLength,
                           SliceGeometry geometry, Map<Integer, InetSocketAddress> agents) throws IOException {
     int unit = part.node();
     ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), layout.cellSize(),
         layout.dataUnits(), unit);
-    block.setNumBytes(layout.internalBlockLength(order.blockGroup().getNumBytes(), unit));
+    block.setNumBytes(layout.internalBlockLength(groupLength, unit));
     Map<Integer, PlanPartRequest.Peer> peers = new TreeMap<>();
     for (NodePart.Group g : part.outbound()) {
       InetSocketAddress a = agents.get(g.peer());

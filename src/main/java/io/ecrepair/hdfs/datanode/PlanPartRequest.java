@@ -27,6 +27,8 @@ record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Toke
                        int cellSize, int subchunkBytes, int firstRow, int rows, int pieceBytes, NodePart part,
                        Map<Integer, Peer> peers) {
   static final int MAGIC = 0x45435050; // "ECPP"
+  /** A load probe instead of a request: the agent answers with the bytes its parts still expect to receive. */
+  static final int LOAD_PROBE = 0x4543504c; // "ECPL"
   static final int VERSION = 1;
   static final int READY = 1;
   static final int GO = 2;
@@ -36,7 +38,10 @@ record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Toke
   static final int MAX_VERTEX = 1 << 20;
   static final int MAX_COUNT = 1 << 16;
   static final int MAX_NODES = 64;
-  static final int MAX_PIECE = 1 << 20;
+  static final int MIN_PIECE = 1024;
+  static final int MAX_PIECE = 8 << 20;
+  /** Rows a part may span (the helper's block may be shorter: its bytes past the end are zeros). */
+  static final int MAX_ROWS = 1 << 20;
   /** Memory a part may ask an agent for: sub-chunk and value buffers of one slice. */
   static final long MAX_SLICE_MEMORY = 64L << 20;
   /** Numbers a whole part may hold (vertex ids and coefficients together): about 16 MiB. */
@@ -50,10 +55,10 @@ record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Toke
       throw new IllegalArgumentException("sub-chunks of " + subchunkBytes + " bytes x " + part.alpha()
           + " do not fit a cell of " + cellSize);
     }
-    if (pieceBytes < 1 || pieceBytes > MAX_PIECE || firstRow < 0 || rows < 1
-        || ((long) firstRow + rows) * cellSize > block.getNumBytes()) {
+    if (pieceBytes < 1 || pieceBytes > MAX_PIECE || firstRow < 0 || rows < 1 || (long) firstRow + rows > MAX_ROWS
+        || block.getNumBytes() > ((long) firstRow + rows) * cellSize) {
       throw new IllegalArgumentException("rows " + firstRow + "+" + rows + " of " + cellSize + " bytes, pieces of "
-          + pieceBytes + ", do not fit a block of " + block.getNumBytes() + " bytes");
+          + pieceBytes + ", do not cover a block of " + block.getNumBytes() + " bytes");
     }
     long slots = part.valuesIn() + part.steps().stream().mapToLong(s -> s.outputs().length).sum();
     if ((slots + part.alpha()) * (long) Math.min(pieceBytes, subchunkBytes) > MAX_SLICE_MEMORY) {

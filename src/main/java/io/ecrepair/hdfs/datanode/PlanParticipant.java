@@ -67,7 +67,7 @@ final class PlanParticipant {
       long[] read = {0};
       LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes);
       leaves = new LeafRows(local, req.part().leafSubchunks(), req.part().alpha(), geometry, req.cellSize(),
-          ctx.stallMillis()).start(ctx.readPool());
+          req.block().getNumBytes(), ctx.stallMillis()).start(ctx.readPool());
       PartRunner runner = new PartRunner(req.part(), ctx.coder(), geometry.pieceBytes());
       PartRunner.Results none = (t, r, src, off, len) -> {
         throw new IOException("a helper's part holds no repaired sub-chunk");

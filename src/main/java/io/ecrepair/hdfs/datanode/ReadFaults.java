@@ -5,17 +5,13 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 
 /**
  * A fault-injection point for tests, like HDFS's DataNodeFaultInjector: called after each
- * range a helper delivered and each slice a repair agent passed on, it may throw to make that
+ * range a helper delivered and before each frame a repair agent sends, it may throw to make that
  * helper fail at a chosen point of a repair. Does nothing unless a test sets it.
  */
 final class ReadFaults {
   /** What a test injects. */
   interface Hook {
     void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException;
-
-    /** After the repair agent on {@code datanode} passed on {@code slices} slices of a chain as internal block {@code unit}. */
-    default void afterChainSlice(String datanode, int unit, int slices) throws IOException {
-    }
 
     /**
      * Before the part of node {@code node} on {@code datanode} sends its {@code frames}-th frame
@@ -37,10 +33,6 @@ final class ReadFaults {
 
   static void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException {
     hook.afterRange(source, rangesDelivered);
-  }
-
-  static void afterChainSlice(String datanode, int unit, int slices) throws IOException {
-    hook.afterChainSlice(datanode, unit, slices);
   }
 
   static void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {

@@ -60,9 +60,9 @@ final class ReconstructionContext {
           + "offset 1..65535, not " + agentPortOffset);
     }
     int sliceKb = conf.getInt(EcRepairDataNodePlugin.PIPELINE_SLICE_KB_KEY, EcRepairDataNodePlugin.PIPELINE_SLICE_KB_DEFAULT);
-    if (sliceKb * 1024L < ChainRequest.MIN_SLICE || sliceKb * 1024L > ChainRequest.MAX_SLICE) {
+    if (sliceKb * 1024L < PlanPartRequest.MIN_PIECE || sliceKb * 1024L > PlanPartRequest.MAX_PIECE) {
       throw new IllegalArgumentException(EcRepairDataNodePlugin.PIPELINE_SLICE_KB_KEY + " must be "
-          + ChainRequest.MIN_SLICE / 1024 + ".." + ChainRequest.MAX_SLICE / 1024 + ", not " + sliceKb);
+          + PlanPartRequest.MIN_PIECE / 1024 + ".." + PlanPartRequest.MAX_PIECE / 1024 + ", not " + sliceKb);
     }
     this.pipelineSliceBytes = sliceKb * 1024;
     int receiveKb = conf.getInt(EcRepairDataNodePlugin.HELPER_RECEIVE_BUFFER_KB_KEY,

@@ -218,7 +218,7 @@ final class ReconstructionTask implements Runnable {
     try {
       int row = 0;
       if (PipelinedRepair.applies(ctx, spec, lost.length) && lostBytes > 0) {
-        row = pipeline(spec, lost[0], sources, empty, layout, groupLength, lostBytes, writers[0]);
+        row = pipeline(spec, lost[0], sources, empty, layout, groupLength, rows, writers[0]);
       } else if (ctx.parallel() && !scalar && lost.length == 1 && !ctx.validation()) {
         row = parallel(spec, lost[0], sources, layout, groupLength, writers[0]);
       }
@@ -288,48 +288,28 @@ final class ReconstructionTask implements Runnable {
   }
 
   /**
-   * Rebuilds the lost block along a chain of the helpers' repair agents; returns the rows it
-   * wrote: all of them, those before the chain broke, or 0 when no chain could be formed.
+   * Rebuilds the lost block of a scalar code along a chain of the helpers' repair agents;
+   * returns the rows it wrote: all of them, those before the chain broke, or 0 when no chain
+   * could be formed.
    */
   private int pipeline(CodeSpec spec, int lost, Map<Integer, Deque<DatanodeInfo>> sources, TreeSet<Integer> empty,
-                       StripedLayout layout, long groupLength, long lostBytes, TargetWriter writer)
-      throws IOException {
-    PipelinedRepair chain = new PipelinedRepair(ctx, order, connector);
+                       StripedLayout layout, long groupLength, int rows, TargetWriter writer) throws IOException {
     long planStart = System.nanoTime();
-    List<ChainRequest.Hop> hops;
+    Plan chain;
     try {
-      hops = chain.hops(spec, lost, available(sources, empty), sources, layout, groupLength);
+      chain = PipelinedRepair.plan(ctx, spec, lost, available(sources, empty), sources, layout, groupLength,
+          order.blockGroup().getBlockId());
     } catch (UndecodableException | IllegalStateException e) {
       LOG.warn("ec-repair: no repair chain for {}: {}; reading the helpers instead", order, e.getMessage());
       return 0;
     } finally {
       planNanos += System.nanoTime() - planStart;
     }
-    if (hops.isEmpty()) {
+    if (chain == null) {
       return 0;
     }
-    firstRowAt = System.nanoTime();
-    PipelinedRepair.Outcome o = chain.run(hops, lost, layout, groupLength, writer);
-    lastRowAt = System.nanoTime();
-    readNanos += o.waitNanos();
-    writeNanos += o.writeNanos();
-    bytesWritten += o.bytes();
-    remoteBytesRead.add(o.bytes());
-    // Each helper read its own block as far as the chain got (payload; zeros past its end are not read).
-    long reached = o.failure() == null ? lostBytes : o.bytes();
-    for (ChainRequest.Hop h : hops) {
-      long read = Math.min(h.numBytes(), reached);
-      helperBytes.computeIfAbsent(h.unit(), u -> new LongAdder()).add(read);
-      bytesRead.add(read);
-    }
-    if (o.failure() == null) {
-      route = "chain";
-    } else {
-      route = "chain+central";
-      LOG.warn("ec-repair: repair chain for {} broke after {} of its rows: {}; reading the helpers from there on",
-          order, o.rows(), o.failure());
-    }
-    return o.rows();
+    return distributed(chain, NodePart.compile(chain.graph(), chain.colors()), lost, sources, layout, groupLength,
+        rows, ctx.pipelineSliceBytes(), writer, "chain");
   }
 
   /**
@@ -365,9 +345,21 @@ final class ReconstructionTask implements Runnable {
         return 0;
       }
     }
+    return distributed(plan, parts, lost, sources, layout, groupLength, fullRows, ctx.planPieceBytes(), writer,
+        "parallel");
+  }
+
+  /**
+   * Runs {@code plan} on the helpers' agents for rows 0..rows-1 of the lost block; returns the
+   * rows written. The route becomes {@code how}, or {@code how+central} when the run stopped
+   * early (the caller then finishes centrally from the row reached).
+   */
+  private int distributed(Plan plan, Map<Integer, NodePart> parts, int lost, Map<Integer, Deque<DatanodeInfo>> sources,
+                          StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetWriter writer,
+                          String how) throws IOException {
     firstRowAt = System.nanoTime();
     ParallelRepair.Outcome o = new ParallelRepair(ctx, order, connector).run(plan, parts, lost, sources, layout,
-        fullRows, writer);
+        groupLength, rows, pieceBytes, writer);
     lastRowAt = System.nanoTime();
     bytesWritten += o.bytes();
     if (o.failure() == null) {
@@ -381,11 +373,11 @@ final class ReconstructionTask implements Runnable {
         }
       }
     }
-    // A short last row of the group is always rebuilt centrally after the full rows.
-    route = o.failure() == null ? "parallel" : "parallel+central";
+    // A short last row of a group a parallel plan does not cover is rebuilt centrally after it.
+    route = o.failure() == null ? how : how + "+central";
     if (o.failure() != null) {
-      LOG.warn("ec-repair: parallel repair of {} stopped after {} of its rows: {}; reading the helpers from there on",
-          order, o.rows(), o.failure());
+      LOG.warn("ec-repair: {} repair of {} stopped after {} of its rows: {}; reading the helpers from there on",
+          how, order, o.rows(), o.failure());
     }
     return o.rows();
   }

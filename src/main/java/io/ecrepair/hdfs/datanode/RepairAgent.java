@@ -37,13 +37,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The DataNode's repair agent: serves one hop of a repair chain ({@link ChainRequest}) per
- * connection. It checks the request's block access token for this DataNode's block before
- * doing anything else, asks the hop before it for the partial sum, reads its own block
- * through this DataNode's block read (checksums verified), adds its term slice by slice and
- * streams the sum on ({@link ChainFrames}). It also serves a helper's many byte ranges for
- * a repair done elsewhere in one request ({@link RangeRequest}, {@link LocalRangeServer}),
- * after the same token check.
+ * The DataNode's repair agent. It serves, per connection, one of: a helper's part of a
+ * distributed repair ({@link PlanPartRequest}, run by {@link PlanParticipant}: a ParaRC plan's
+ * part, or a hop of a repair chain), a stream of values for a part running here
+ * ({@link PlanFrames}), a helper's many byte ranges for a central repair done elsewhere in one
+ * request ({@link RangeRequest}, {@link LocalRangeServer}), or a load probe (the bytes its
+ * repairs still expect to receive). Parts and ranges are served only after the request's block
+ * access token for this DataNode's block checked out.
  *
  * <p>Off unless {@value EcRepairDataNodePlugin#AGENT_PORT_OFFSET_KEY} is set; it refuses to
  * start where the cluster protects data transfer (SASL or encryption), because its streams are
@@ -51,19 +51,15 @@ import org.slf4j.LoggerFactory;
  */
 final class RepairAgent implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RepairAgent.class);
-  /** Slices read ahead of their use, from the local block and from the hop before (2 MiB at 128 KiB). */
-  private static final int READ_AHEAD = 16;
-
   private final ReconstructionContext ctx;
   private final ServerSocket server;
   private final ExecutorService handlers;
   private final boolean checkTokens;
-  private final LongAdder hopsServed = new LongAdder();
   private final LongAdder rangeRequestsServed = new LongAdder();
   private final LocalRangeServer ranges;
   private final PlanParticipant participant;
   private final LongAdder partsServed = new LongAdder();
-  /** Bytes this agent's hops still expect from the hops before them (what its downlink still has to carry). */
+  /** Bytes this agent's repair parts still expect from other agents (what its downlink still has to carry). */
   private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean closed;
 
@@ -116,10 +112,6 @@ final class RepairAgent implements Closeable {
     return server.getLocalPort();
   }
 
-  long hopsServed() {
-    return hopsServed.sum();
-  }
-
   long partsServed() {
     return partsServed.sum();
   }
@@ -155,12 +147,11 @@ final class RepairAgent implements Closeable {
       DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 8 * 1024));
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
           NetUtils.getOutputStream(s, ctx.datanode().getDnConf().getSocketWriteTimeout()), 128 * 1024));
-      ChainRequest req = null;
       RangeRequest rangeReq = null;
       PlanPartRequest partReq = null;
       try {
         int magic = in.readInt();
-        if (magic == ChainRequest.LOAD_PROBE) {
+        if (magic == PlanPartRequest.LOAD_PROBE) {
           out.writeLong(inbound.get());
           out.flush();
           return;
@@ -173,8 +164,6 @@ final class RepairAgent implements Closeable {
           partReq = PlanPartRequest.readAfterMagic(in);
         } else if (magic == RangeRequest.MAGIC) {
           rangeReq = RangeRequest.readAfterMagic(in);
-        } else if (magic == ChainRequest.MAGIC) {
-          req = ChainRequest.readAfterMagic(in);
         } else {
           throw new IOException("not a repair agent request (magic " + Integer.toHexString(magic) + ")");
         }
@@ -187,31 +176,18 @@ final class RepairAgent implements Closeable {
         serveRanges(rangeReq, out);
         return;
       }
-      if (partReq != null) {
-        try {
-          checkReadAccess(partReq.token(), partReq.block());
-        } catch (IOException e) {
-          LOG.warn("ec-repair: repair agent on {} refused a plan part for {}: {}", ctx.name(), partReq.block(),
-              e.getMessage());
-          out.writeInt(PlanPartRequest.ERROR);
-          out.writeUTF("access to " + partReq.block() + " refused");
-          out.flush();
-          return;
-        }
-        participant.serve(partReq, s, in, out);
-        partsServed.increment();
+      try {
+        checkReadAccess(partReq.token(), partReq.block());
+      } catch (IOException e) {
+        LOG.warn("ec-repair: repair agent on {} refused a plan part for {}: {}", ctx.name(), partReq.block(),
+            e.getMessage());
+        out.writeInt(PlanPartRequest.ERROR);
+        out.writeUTF("access to " + partReq.block() + " refused");
+        out.flush();
         return;
       }
-      ChainRequest.Hop self = req.self();
-      try {
-        serveHop(req, out);
-        hopsServed.increment();
-      } catch (ChainFrames.ChainFailure f) {
-        ChainFrames.writeError(out, f.unit, f.getMessage());
-      } catch (Exception e) {
-        LOG.warn("ec-repair: repair agent on {} failed serving {}: {}", ctx.name(), self, e.toString());
-        ChainFrames.writeError(out, self.unit(), "helper " + self + ": " + e);
-      }
+      participant.serve(partReq, s, in, out);
+      partsServed.increment();
     } catch (IOException e) {
       LOG.debug("ec-repair: repair agent connection from {} ended: {}", s.getRemoteSocketAddress(), e.toString());
     } finally {
@@ -260,88 +236,16 @@ final class RepairAgent implements Closeable {
     }
   }
 
-  /** One hop: partial sum in (unless the head), own term added, sum out. */
-  private void serveHop(ChainRequest req, DataOutputStream out) throws IOException, InterruptedException {
-    ChainRequest.Hop self = req.self();
-    ExtendedBlock block = self.block(req.blockPoolId());
-    checkReadAccess(self.token(), block);
-    int slice = req.sliceBytes();
-    long localLength = Math.min(self.numBytes(), req.length());
-    LocalSlices local = new LocalSlices(block, localLength, slice);
-    UpstreamSlices upstream = null;
-    try {
-      if (req.upstream() != null) {
-        upstream = new UpstreamSlices(req.upstream(), slice);
-      }
-      CodingTables term = ctx.coder().prepare(new GFMatrix(1, 1, new byte[] {(byte) self.coef()}));
-      byte[] headSum = upstream == null ? new byte[slice] : null;
-      int slices = 0;
-      for (long pos = 0; pos < req.length(); pos += slice) {
-        int len = (int) Math.min(slice, req.length() - pos);
-        byte[] sum;
-        if (upstream != null) {
-          sum = upstream.next();
-        } else {
-          sum = headSum;
-          Arrays.fill(sum, 0, len, (byte) 0);
-        }
-        ByteBuffer sumBuf = ByteBuffer.wrap(sum);
-        if (pos < localLength) {
-          byte[] mine = local.next();
-          ctx.coder().encode(term, new ByteBuffer[] {ByteBuffer.wrap(mine)}, new int[1], new ByteBuffer[] {sumBuf},
-              new int[1], len, true);
-          local.recycle(mine);
-        }
-        ChainFrames.writeData(out, sumBuf, len);
-        if (upstream != null) {
-          upstream.recycle(sum);
-        }
-        ReadFaults.afterChainSlice(ctx.name(), self.unit(), ++slices);
-      }
-      if (upstream != null) {
-        upstream.awaitEnd();
-      }
-      ChainFrames.writeEnd(out);
-    } finally {
-      if (upstream != null) {
-        upstream.close();
-      }
-      local.close();
-    }
-  }
-
   /**
-   * Connects to the agent of {@code req}'s last hop and sends it the request; the answer's
-   * frames follow on the socket's input.
-   */
-  static Socket open(ChainRequest req, int readTimeoutMs, int connectTimeoutMs) throws ChainFrames.ChainFailure {
-    ChainRequest.Hop hop = req.self();
-    Socket s = new Socket();
-    try {
-      s.setTcpNoDelay(true);
-      NetUtils.connect(s, new InetSocketAddress(hop.host(), hop.agentPort()), connectTimeoutMs);
-      s.setSoTimeout(readTimeoutMs);
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 8 * 1024));
-      req.write(out);
-      out.flush();
-      return s;
-    } catch (IOException e) {
-      IOUtils.closeSocket(s);
-      throw new ChainFrames.ChainFailure(hop.unit(), "cannot reach the repair agent of " + hop + " at port "
-          + hop.agentPort() + ": " + e, e);
-    }
-  }
-
-  /**
-   * The bytes the agent of {@code hop} still expects from upstream hops of the chains it serves
+   * The bytes the agent at {@code agent} still expects to receive for the repair parts it runs
    * (its downlink's backlog), or -1 when it does not answer within {@code timeoutMs}.
    */
-  static long inboundLoad(ChainRequest.Hop hop, int timeoutMs) {
+  static long inboundLoad(InetSocketAddress agent, int timeoutMs) {
     try (Socket s = new Socket()) {
-      NetUtils.connect(s, new InetSocketAddress(hop.host(), hop.agentPort()), timeoutMs);
+      NetUtils.connect(s, agent, timeoutMs);
       s.setSoTimeout(timeoutMs);
       DataOutputStream out = new DataOutputStream(s.getOutputStream());
-      out.writeInt(ChainRequest.LOAD_PROBE);
+      out.writeInt(PlanPartRequest.LOAD_PROBE);
       out.flush();
       return new DataInputStream(s.getInputStream()).readLong();
     } catch (IOException e) {
@@ -358,202 +262,5 @@ final class RepairAgent implements Closeable {
       LOG.debug("closing the repair agent's socket: {}", e.toString());
     }
     handlers.shutdownNow();
-  }
-
-  /**
-   * Slices a reader thread delivers ahead of their use, or the reader's failure: a stall on one
-   * side of a hop (its disk, or the link from the hop before) does not stop the other until
-   * the queue runs dry or full.
-   */
-  private final class SliceQueue {
-    private final BlockingQueue<Object> ready = new ArrayBlockingQueue<>(READ_AHEAD);
-    /** Slices the hop is done with, for the reader to fill again (no allocation per slice). */
-    private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(READ_AHEAD + 2);
-    private final String what;
-    private final int slice;
-    private long waitMillis;
-
-    /** {@code firstWaitMillis}: how long the first slice may take (later ones: a stall). */
-    SliceQueue(String what, int slice, long firstWaitMillis) {
-      this.what = what;
-      this.slice = slice;
-      this.waitMillis = firstWaitMillis;
-    }
-
-    /** A slice buffer to fill (its old bytes are not cleared). */
-    byte[] buffer() {
-      byte[] b = free.poll();
-      return b != null ? b : new byte[slice];
-    }
-
-    void recycle(byte[] b) {
-      free.offer(b);
-    }
-
-    void put(Object sliceOrEnd) throws InterruptedException {
-      ready.put(sliceOrEnd);
-    }
-
-    void fail(Throwable t) {
-      ready.clear();
-      ready.offer(t);
-    }
-
-    Object next() throws IOException, InterruptedException {
-      Object o = ready.poll(waitMillis, TimeUnit.MILLISECONDS);
-      if (o == null) {
-        throw new IOException(what + " delivered nothing for " + waitMillis + " ms");
-      }
-      waitMillis = ctx.stallMillis();
-      if (o instanceof ChainFrames.ChainFailure f) {
-        throw f;
-      }
-      if (o instanceof Throwable t) {
-        throw new IOException(what + " failed: " + t, t);
-      }
-      return o;
-    }
-  }
-
-  /** The partial sums of the hops before this one, read off their stream on a reader thread. */
-  private final class UpstreamSlices implements Closeable {
-    private static final Object END = new Object();
-    private final SliceQueue queue;
-    private final Socket socket;
-    private final Future<?> task;
-    /** Bytes still expected, counted in the agent's inbound load until received or given up. */
-    private long expected;
-
-    UpstreamSlices(ChainRequest upstream, int slice) throws IOException {
-      String from = upstream.self().toString();
-      int firstWait = upstream.firstSliceMillis(ctx.stallMillis());
-      this.queue = new SliceQueue("the chain from " + from, slice, firstWait);
-      this.socket = open(upstream, firstWait, ctx.datanode().getDnConf().getSocketTimeout());
-      this.expected = upstream.length();
-      inbound.addAndGet(expected);
-      DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 128 * 1024));
-      this.task = ctx.readPool().submit(() -> {
-        try {
-          for (long pos = 0; pos < upstream.length(); pos += slice) {
-            byte[] b = queue.buffer();
-            ChainFrames.readData(in, b, (int) Math.min(slice, upstream.length() - pos), from);
-            if (pos == 0) {
-              socket.setSoTimeout((int) ctx.stallMillis());
-            }
-            received((int) Math.min(slice, upstream.length() - pos));
-            queue.put(b);
-          }
-          ChainFrames.readEnd(in, from);
-          queue.put(END);
-        } catch (Throwable t) {
-          queue.fail(t);
-        }
-      });
-    }
-
-    byte[] next() throws IOException, InterruptedException {
-      Object o = queue.next();
-      if (o == END) {
-        throw new IOException("the chain ended early");
-      }
-      return (byte[]) o;
-    }
-
-    void recycle(byte[] b) {
-      queue.recycle(b);
-    }
-
-    void awaitEnd() throws IOException, InterruptedException {
-      if (queue.next() != END) {
-        throw new IOException("the chain sent more than asked for");
-      }
-    }
-
-    private synchronized void received(long bytes) {
-      long n = Math.min(bytes, expected);
-      expected -= n;
-      inbound.addAndGet(-n);
-    }
-
-    @Override
-    public void close() {
-      IOUtils.closeSocket(socket);
-      task.cancel(true);
-      received(Long.MAX_VALUE);
-    }
-  }
-
-  /** This DataNode's block, read ahead in slices on a reader thread (zeros past its length). */
-  private final class LocalSlices implements BlockRangeReader.Sink, Closeable {
-    private final SliceQueue ready;
-    private final BlockRangeReader reader;
-    private final int slice;
-    private final long length;
-    private final Future<?> task;
-    private byte[] filling;
-    private int filled;
-
-    LocalSlices(ExtendedBlock block, long length, int slice) {
-      this.ready = new SliceQueue("its own block read", slice, ctx.stallMillis());
-      this.slice = slice;
-      this.length = length;
-      DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(ctx.datanode().getDatanodeId()).build();
-      DataNodeConnector connector = new DataNodeConnector(ctx.datanode(), ctx.conf(), ctx.readTimeoutMillis(), 0);
-      this.reader = new BlockRangeReader(connector, self, block, new RangeListener() {
-        @Override
-        public void delivered(long bytes) {
-        }
-      });
-      this.task = length == 0 ? null : ctx.readPool().submit(this::readAll);
-    }
-
-    private void readAll() {
-      try {
-        reader.read(List.of(new long[] {0, length}), this);
-        if (filling != null) {
-          Arrays.fill(filling, filled, slice, (byte) 0); // zeros past the block's end
-          ready.put(filling);
-        }
-      } catch (Throwable t) {
-        ready.fail(t);
-      } finally {
-        reader.close();
-      }
-    }
-
-    @Override
-    public void accept(long blockOffset, ByteBuffer data) throws InterruptedException {
-      ByteBuffer src = data.duplicate();
-      while (src.hasRemaining()) {
-        if (filling == null) {
-          filling = ready.buffer();
-          filled = 0;
-        }
-        int n = Math.min(src.remaining(), slice - filled);
-        src.get(filling, filled, n);
-        filled += n;
-        if (filled == slice) {
-          ready.put(filling);
-          filling = null;
-        }
-      }
-    }
-
-    /** The next slice of the block. */
-    byte[] next() throws IOException, InterruptedException {
-      return (byte[]) ready.next();
-    }
-
-    void recycle(byte[] b) {
-      ready.recycle(b);
-    }
-
-    @Override
-    public void close() {
-      reader.close();
-      if (task != null) {
-        task.cancel(true);
-      }
-    }
   }
 }

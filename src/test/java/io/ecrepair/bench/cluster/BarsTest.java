@@ -19,7 +19,7 @@ class BarsTest {
     bytes.put("dn1", new NodeCounters.Bytes(100L << 20, 5L << 20));
     return new FullNodeRecovery.Result(scenario, policy, 20, 16L << 20, "dn0",
         List.of(new FullNodeRecovery.LostBlock(0, 3, 1003, "dn1", true)), 11.0, repairSeconds, 11.0 + repairSeconds,
-        bytes, plugin, all, theory, measured, measured);
+        bytes, plugin, all, theory, measured, measured, 1.0, 0.5);
   }
 
   static DegradedRead.Result read(String policy, String client, double seconds) {
@@ -64,6 +64,27 @@ class BarsTest {
     assertNull(bars.get(bars.size() - 1).pass());
   }
 
+  static SingleBlockRace.Result single(String scenario, String strategy, double seconds, double healthy, double load) {
+    return new SingleBlockRace.Result(scenario, scenario.replace("+plugin", ""), strategy, 0, seconds, true, healthy,
+        load, 16L << 20, Map.of("dn1", new NodeCounters.Bytes(17L << 20, 0)), true, 0.4);
+  }
+
+  @Test
+  void singleBlockRacesAgainstAHealthyRead() {
+    List<Bars.Bar> bars = Bars.check(List.of(), List.of(), List.of(
+        single("CLAY-10-4-4096k", "pararc", 1.8, 1.4, 1.02),
+        single("CLAY-10-4-4096k+central", "central", 4.0, 1.4, 3.3),
+        single("LRC-L2-12-4-1024k", "pipeline", 2.0, 1.4, 1.0)));
+    Bars.Bar clay = bars.stream().filter(b -> b.name().equals("single-block repair / healthy read, CLAY-10-4-4096k"))
+        .findFirst().orElseThrow();
+    assertEquals(1.8 / 1.4, clay.measured(), 1e-9);
+    assertTrue(clay.pass(), "1.29x is within 1.5x");
+    assertTrue(bars.stream().anyMatch(b -> b.name().startsWith("single-block repair, busiest") && b.pass()), "1.02 blocks is within 1.1");
+    assertTrue(bars.stream().noneMatch(b -> b.name().endsWith("+central")), "central Clay has no single-block bar");
+    Bars.Bar lrc = bars.stream().filter(b -> b.name().endsWith("LRC-L2-12-4-1024k")).findFirst().orElseThrow();
+    assertFalse(lrc.pass(), "1.43x is over 1.3x");
+  }
+
   @Test
   void engineFromTaskCounters() {
     assertEquals("hdfs", recovery("a", "RS-6-3-1024k", 1, 1, 1, 0, 4).engine());
@@ -77,10 +98,12 @@ class BarsTest {
     FullNodeRecovery.Result r = recovery("CLAY-10-4-1024k", "CLAY-10-4-1024k", 10, 3.3, 3.25, 1, 1);
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(
         new ClusterOptions(17, 0, 100, 50, 100, 16L << 20, "512m", Map.of()),
-        Scenario.parseList("CLAY-10-4-1024k"), 20, 20, true, java.nio.file.Path.of("p.xml"),
+        Scenario.parseList("CLAY-10-4-1024k"), 20, 20, true, true, java.nio.file.Path.of("p.xml"),
         java.nio.file.Path.of("cluster.sh"), java.nio.file.Path.of("/tmp/x"), 1000);
+    SingleBlockRace.Result one = single("CLAY-10-4-1024k", "pararc", 2.0, 1.5, 1.05);
     ClusterBenchmark.Report report = new ClusterBenchmark.Report(settings, List.of(r),
-        List.of(read("RS-10-4-1024k", "stock", 14)), List.of("a note"), Bars.check(List.of(r), List.of()));
+        List.of(read("RS-10-4-1024k", "stock", 14)), List.of(one), List.of("a note"),
+        Bars.check(List.of(r), List.of(), List.of(one)));
     var json = new ObjectMapper().valueToTree(new ClusterReport(report).json(List.of()));
     var first = json.path("results").get(0);
     for (String key : List.of("suite", "codec", "k", "m", "op", "impl", "threads", "cellBytes", "mbPerSec")) {

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Repair pipelining on a MiniDFSCluster (ecrepair.datanode.agent.port-offset set): a lost LRC
- * or RS block is rebuilt along a chain of its helpers' repair agents, byte for byte; each
+ * or RS block is rebuilt along a chain of its helpers' repair agents (a chain plan run by the
+ * same executor as every distributed repair), byte for byte; each
  * helper read only its own block, and the rebuilding DataNode received one block. A chain that
  * cannot form (an agent gone) or breaks mid-block (a fault after a few slices) costs time,
  * never data: the task finishes by reading the helpers itself, from the row the chain reached.
@@ -69,7 +70,7 @@ class PipelinedRepairTest {
         }
       }
       long chained = reports.stream().filter(r -> r.route().equals("chain")).count();
-      assertTrue(chained > 0 && hopsServed(c) >= chained, "the agents served the chains' hops");
+      assertTrue(chained > 0 && partsServed(c) >= chained, "the agents served the chains' hops");
       assertEquals(chained, chainedTasks(c) - chainedBefore, "ChainedTasks metric");
       // Every agent's inbound backlog went back to zero with its chains, and a load probe says so.
       for (DataNode dn : c.cluster.getDataNodes()) {
@@ -113,7 +114,7 @@ class PipelinedRepairTest {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
         chains(false))) {
       org.apache.hadoop.fs.Path big = c.writeMixedFiles();
-      // The first agent to pass on its 24th slice (a row and a half, 4 KiB slices of 64 KiB cells) fails there.
+      // The first agent to send its 24th slice (a row and a half, 4 KiB slices of 64 KiB cells) fails there.
       AtomicBoolean failed = new AtomicBoolean();
       ReadFaults.set(new ReadFaults.Hook() {
         @Override
@@ -121,9 +122,9 @@ class PipelinedRepairTest {
         }
 
         @Override
-        public void afterChainSlice(String datanode, int unit, int slices) throws IOException {
-          if (slices == 24 && failed.compareAndSet(false, true)) {
-            throw new IOException("test: agent fails after 24 slices");
+        public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+          if (frames == 24 && failed.compareAndSet(false, true)) {
+            throw new IOException("test: agent fails after 23 slices");
           }
         }
       });
@@ -137,10 +138,9 @@ class PipelinedRepairTest {
 
 
 
-  /** A hop naming {@code dn}'s agent, enough for a load probe. */
-  private static ChainRequest.Hop agentOf(DataNode dn) {
-    return new ChainRequest.Hop(0, "127.0.0.1", dn.getXferPort(), dn.getXferPort() + 7, 0, 0, 0, 1,
-        new org.apache.hadoop.security.token.Token<>());
+  /** Where {@code dn}'s agent listens. */
+  private static java.net.InetSocketAddress agentOf(DataNode dn) {
+    return new java.net.InetSocketAddress("127.0.0.1", dn.getXferPort() + 7);
   }
 
   private static long chainedTasks(RepairCluster c) {
@@ -151,10 +151,10 @@ class PipelinedRepairTest {
     return counted;
   }
 
-  private static long hopsServed(RepairCluster c) {
+  private static long partsServed(RepairCluster c) {
     long hops = 0;
     for (DataNode dn : c.cluster.getDataNodes()) {
-      hops += EcRepairDataNodePlugin.hopsServed(dn);
+      hops += EcRepairDataNodePlugin.partsServed(dn);
     }
     return hops;
   }
