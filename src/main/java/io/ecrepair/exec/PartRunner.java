@@ -1,6 +1,6 @@
 package io.ecrepair.exec;
 
-import io.ecrepair.gf.Buffers;
+import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.LinearProgram;
 import io.ecrepair.gf.RegionCoder;
 import java.io.IOException;
@@ -18,9 +18,9 @@ import java.util.Map;
  * waits for groups of lower levels, nodes that feed each other never wait on each other.
  *
  * <p>How bytes arrive and leave is the caller's: {@link Leaves}, {@link Inbox}, {@link Outbox}
- * and {@link Results}. Not thread-safe: one runner per node and repair.
+ * and {@link Results}. Not thread-safe: one runner per node and repair, closed when it is done.
  */
-public final class PartRunner {
+public final class PartRunner implements AutoCloseable {
   /** Fills the node's own sub-chunks of a slice: sub-chunk j's {@code len} bytes at {@code j * len}. */
   public interface Leaves {
     void fill(int slice, int[] subchunks, ByteBuffer dst, int len) throws IOException, InterruptedException;
@@ -45,6 +45,7 @@ public final class PartRunner {
 
   private final NodePart part;
   private final RegionCoder coder;
+  private final BufferPool pool;
   private final int maxLen;
   private final ByteBuffer leafBuffer;
   private final ByteBuffer values;
@@ -55,17 +56,39 @@ public final class PartRunner {
 
   /** @param maxLen the longest slice (bytes per value) this runner will see */
   public PartRunner(NodePart part, RegionCoder coder, int maxLen) {
+    this(part, coder, maxLen, new BufferPool(0));
+  }
+
+  /**
+   * A runner whose buffers come from {@code pool} (fresh direct buffers cost page faults; a
+   * DataNode running many parts reuses them), to be given back with {@link #close}.
+   */
+  public PartRunner(NodePart part, RegionCoder coder, int maxLen, BufferPool pool) {
     this.part = part;
     this.coder = coder;
     this.maxLen = maxLen;
+    this.pool = pool;
     this.subchunks = part.leafSubchunks();
-    this.leafBuffer = Buffers.alignedDirect(Math.max(1, part.alpha() * maxLen));
-    this.values = Buffers.alignedDirect(Math.max(1, part.slots() * maxLen));
+    this.leafBuffer = pool.take(pooled(part.alpha() * maxLen));
+    this.values = pool.take(pooled(part.slots() * maxLen));
     int largest = 0;
     for (NodePart.Group g : part.outbound()) {
       largest = Math.max(largest, g.vertices().length);
     }
-    this.frame = Buffers.alignedDirect(Math.max(1, largest * maxLen));
+    this.frame = pool.take(pooled(largest * maxLen));
+  }
+
+  /** A buffer size that parts of different plans share (a power of two), so pooled buffers are reused. */
+  private static int pooled(int bytes) {
+    return bytes <= 1 ? 1 : Integer.highestOneBit(bytes - 1) << 1;
+  }
+
+  /** Gives the buffers back to the pool; the runner is not used after. */
+  @Override
+  public void close() {
+    pool.give(leafBuffer);
+    pool.give(values);
+    pool.give(frame);
   }
 
   public NodePart part() {

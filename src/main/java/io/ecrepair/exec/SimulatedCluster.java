@@ -112,7 +112,7 @@ public final class SimulatedCluster {
       for (NodePart part : parts.values()) {
         int node = part.node();
         running.add(threads.submit(() -> {
-          PartRunner runner = new PartRunner(part, coder, slice);
+          try (PartRunner runner = new PartRunner(part, coder, slice)) {
           for (int row = 0; row < rows; row++) {
             long rowBase = row * cell;
             for (int piece = 0; piece < slicesPerSubchunk; piece++) {
@@ -148,6 +148,7 @@ public final class SimulatedCluster {
           synchronized (in) {
             in[node] += runner.bytesIn();
             sent[node] += runner.bytesOut();
+          }
           }
           return null;
         }));

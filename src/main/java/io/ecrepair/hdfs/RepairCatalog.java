@@ -53,34 +53,51 @@ public final class RepairCatalog {
    */
   private static final PlanStore PARALLEL = new PlanStore(null, "fast",
       Planner.Options.defaults().withTimeLimit(20));
-  private static final Map<Plan, Map<Integer, NodePart>> PARTS =
-      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+  private static final Map<Plan, Map<Integer, NodePart>> PARTS = new ConcurrentHashMap<>();
   private static final java.util.Set<CodeSpec> SEARCHED = ConcurrentHashMap.newKeySet();
+  private static final Map<String, Plan> CENTRAL = new ConcurrentHashMap<>();
 
   private RepairCatalog() {}
 
   /**
    * The parallel repair plan of {@code lost} (every other internal block available), if one is
-   * stored; when none is, the code's plans are searched in the background for later repairs.
+   * stored. The first call for a code also readies all its plans in the background (loads and
+   * compiles the shipped ones, searches the others), so later repairs find them at hand.
    */
   public static java.util.Optional<Plan> parallelPlan(CodeSpec spec, int lost) {
     java.util.Optional<Plan> p = PARALLEL.lookup(spec, lost);
-    if (p.isEmpty() && SEARCHED.add(spec)) {
+    if (SEARCHED.add(spec)) {
       PREPARER.execute(() -> searchParallelPlans(spec));
     }
     return p;
   }
 
-  /** Searches (where not stored) the parallel plans of every lost index of {@code spec}, on the calling thread. */
+  /**
+   * Loads or searches the parallel plans of every lost index of {@code spec} and compiles their
+   * parts, on the calling thread.
+   */
   public static void searchParallelPlans(CodeSpec spec) {
     synchronized (PARALLEL) {
       try {
         PARALLEL.precompute(spec);
+        for (int lost = 0; lost < spec.n(); lost++) {
+          PARALLEL.lookup(spec, lost).ifPresent(RepairCatalog::parts);
+        }
       } catch (RuntimeException e) {
         org.slf4j.LoggerFactory.getLogger(RepairCatalog.class).warn("ec-repair: no parallel repair plans for {}: {}",
             spec, e.toString());
       }
     }
+  }
+
+  /** The central plan of {@code lost} (everything on the requestor; no search), kept per code. */
+  public static Plan centralPlan(CodeSpec spec, int lost) {
+    return CENTRAL.computeIfAbsent(spec + "/" + lost, k -> {
+      RepairableCode code = code(spec);
+      synchronized (code) {
+        return Planner.plan(code, lost, "centralized", Planner.Options.defaults());
+      }
+    });
   }
 
   /** Every node's part of a plan, compiled once. */

@@ -10,7 +10,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -115,8 +114,7 @@ final class AgentRangeReader implements RangeSource {
       if (offset % bpc != 0) {
         throw new IOException("reading " + name + ": a frame at " + offset + ", not on a chunk boundary");
       }
-      cs.verifyChunkedSums(ByteBuffer.wrap(bytes, 0, len), ByteBuffer.wrap(sums, 0, sumBytes), name, offset);
-      delivery.piece(offset, bytes, len);
+      delivery.piece(cs, offset, bytes, len, sums, sumBytes);
     }
     delivery.finish();
   }

@@ -60,7 +60,8 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
    * (TCP incast), and every lost packet stalls its cell row. A small fixed window per helper
    * keeps what is in flight towards this node near what its link and port buffer hold, also
    * for two repairs at once (26 helpers); 32 KiB still lets a helper send 2.6 Gbit/s at a
-   * 0.1 ms round trip. Raise it (or 0) on links with a long round trip.
+   * 0.1 ms round trip. Raise it (or 0) on links with a long round trip. The repair agent's
+   * incoming value streams (a distributed repair's) get the same buffer.
    */
   public static final String HELPER_RECEIVE_BUFFER_KB_KEY = "ecrepair.datanode.helper.receive-buffer.kb";
   public static final int HELPER_RECEIVE_BUFFER_KB_DEFAULT = 32;

@@ -2,9 +2,10 @@ package io.ecrepair.hdfs.datanode;
 
 import io.ecrepair.exec.PartRunner;
 import io.ecrepair.exec.SliceGeometry;
+import io.ecrepair.gf.BufferPool;
+import io.ecrepair.gf.Buffers;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.RangeSource;
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * else), a few rows ahead of their use. Bytes past the end of the replica are zeros, as the
  * striped layout pads short cells before coding.
  */
-final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closeable {
+final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
   private static final int DEPTH = 3;
 
   private final RangeSource source;
@@ -35,18 +36,23 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
   private final int rowBytes;
   private final long stallMillis;
   private final BlockingQueue<Object> ready = new ArrayBlockingQueue<>(DEPTH + 1);
-  private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(DEPTH + 1);
+  private final BlockingQueue<ByteBuffer> free = new ArrayBlockingQueue<>(DEPTH + 1);
+  private final List<ByteBuffer> owned = new ArrayList<>();
+  private final BufferPool pool;
   private final List<long[]> ranges = new ArrayList<>();
   /** Bytes read per row (those inside the replica), from the first row on. */
   private final int[] rowReads;
   private Future<?> task;
-  private byte[] filling;
+  private volatile boolean startedRunning;
+  private final java.util.concurrent.CountDownLatch readerDone = new java.util.concurrent.CountDownLatch(1);
+  private ByteBuffer filling;
   private int filled;
   private int fillingRow;
-  private byte[] current;
+  private ByteBuffer current;
 
   LeafRows(RangeSource source, int[] subchunks, int alpha, SliceGeometry geometry, int cellSize, long blockLength,
-           long stallMillis) {
+           long stallMillis, BufferPool pool) {
+    this.pool = pool;
     this.source = source;
     this.geometry = geometry;
     this.cellSize = cellSize;
@@ -82,7 +88,9 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
       }
     }
     for (int i = 0; i < DEPTH; i++) {
-      free.add(new byte[Math.max(1, rowBytes)]);
+      ByteBuffer b = pool.take(Math.max(1, rowBytes));
+      owned.add(b);
+      free.add(b);
     }
   }
 
@@ -90,12 +98,15 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
   LeafRows start(ExecutorService threads) {
     if (rowBytes > 0) {
       task = threads.submit(() -> {
+        startedRunning = true;
         try {
           source.read(ranges, this);
           completeRowsBefore(geometry.firstRow() + geometry.rows()); // rows past the replica's end: zeros
         } catch (Throwable t) {
           ready.clear();
           ready.offer(t instanceof IOException e ? e : new IOException("reading the local sub-chunks: " + t, t));
+        } finally {
+          readerDone.countDown();
         }
       });
     }
@@ -124,7 +135,7 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
     if (filling == null) {
       throw new IOException("the repair took no row of local sub-chunks for " + stallMillis + " ms");
     }
-    Arrays.fill(filling, (byte) 0);
+    Buffers.zero(filling, 0, filling.capacity());
     filled = 0;
   }
 
@@ -144,7 +155,8 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
       if (place[j] < 0) {
         throw new IOException("the local read delivered sub-chunk " + j + ", which the part does not read");
       }
-      src.get(filling, place[j] * s + within, n);
+      filling.put(place[j] * s + within, src, src.position(), n);
+      src.position(src.position() + n);
       off += n;
       filled += n;
     }
@@ -160,7 +172,7 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
       if (o instanceof IOException e) {
         throw e;
       }
-      current = (byte[]) o;
+      current = (ByteBuffer) o;
     }
     int off = geometry.offset(slice);
     for (int j : subchunks) {
@@ -172,11 +184,26 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink, Closea
     }
   }
 
-  @Override
-  public void close() {
+  /**
+   * Stops the reader; its row buffers go back to the pool once it has stopped (a short wait).
+   * Returns whether it stopped.
+   */
+  boolean close() {
     source.close();
+    boolean stopped = true;
     if (task != null) {
       task.cancel(true);
+      try {
+        // A task cancelled before it started never runs its body (and a closed source gives it nothing).
+        stopped = !startedRunning || readerDone.await(stallMillis, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stopped = false;
+      }
     }
+    if (stopped) {
+      owned.forEach(pool::give);
+    }
+    return stopped;
   }
 }

@@ -4,7 +4,6 @@ import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.RangeListener;
 import io.ecrepair.hdfs.transfer.RangeSource;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -49,8 +48,7 @@ final class LocalRangeSource implements RangeSource {
         if (closed) {
           throw new IOException("reading " + name + ": closed");
         }
-        checksum.verifyChunkedSums(ByteBuffer.wrap(bytes, 0, len), ByteBuffer.wrap(sums, 0, sumLen), name, offset);
-        delivery.piece(offset, bytes, len);
+        delivery.piece(checksum, offset, bytes, len, sums, sumLen);
       }
     });
     delivery.finish();

@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -45,7 +44,7 @@ final class ParallelRepair {
    * own replica} (complete only for a run that did not stop early), and why it stopped early
    * (null if it did not).
    */
-  record Outcome(int rows, long bytes, Map<Integer, long[]> traffic, String failure) {}
+  record Outcome(int rows, long bytes, Map<Integer, long[]> traffic, long runNanos, long writeNanos, String failure) {}
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -76,7 +75,7 @@ final class ParallelRepair {
     String name = "repair " + Long.toHexString(lo) + " of " + order;
     NodePart mine = parts.get(lost);
     long expected = (long) mine.valuesIn() * geometry.subchunkBytes() * rows;
-    PlanSession session = new PlanSession(name, mine, geometry.pieceBytes(), ctx.stallMillis(), new AtomicLong(),
+    PlanSession session = new PlanSession(name, mine, geometry.pieceBytes(), ctx.stallMillis(), ctx.inbound(),
         expected);
     ctx.sessions().register(hi, lo, session);
     Map<Integer, InetSocketAddress> agents = new TreeMap<>();
@@ -90,8 +89,11 @@ final class ParallelRepair {
     Map<Integer, Socket> controls = new TreeMap<>();
     Map<Integer, CompletableFuture<long[]>> done = new TreeMap<>();
     PeerSenders senders = null;
+    PartRunner runner = null;
     int rowsDone = 0;
     long written = 0;
+    long runNanos = 0;
+    long writeNanos = 0;
     Map<Integer, long[]> traffic = new TreeMap<>();
     try {
       // Every helper gets its part and says it is ready before anyone sends a value.
@@ -121,7 +123,7 @@ final class ParallelRepair {
         senders = new PeerSenders(name, ctx.name(), hi, lo, mine, agents, ctx.datanode().getDnConf().getSocketTimeout(),
             ctx.datanode().getDnConf().getSocketWriteTimeout(), ctx.stallMillis(), ctx.readPool());
       }
-      PartRunner runner = new PartRunner(mine, ctx.coder(), geometry.pieceBytes());
+      runner = new PartRunner(mine, ctx.coder(), geometry.pieceBytes(), ctx.buffers());
       byte[] row = new byte[cellSize];
       int s = geometry.subchunkBytes();
       PartRunner.Results results = (t, r, src, off, len) -> src.get(off, row, r.subchunk() * s + geometry.offset(t), len);
@@ -133,7 +135,10 @@ final class ParallelRepair {
       };
       DataTransferThrottler throttle = ctx.datanode().getEcReconstuctWriteThrottler();
       for (int t = 0; t < geometry.count(); t++) {
+        long t0 = System.nanoTime();
         runner.runSlice(t, geometry.length(t), noLeaves, session, outbox, results);
+        long t1 = System.nanoTime();
+        runNanos += t1 - t0;
         if (geometry.endsRow(t)) {
           int len = layout.cellLength(groupLength, geometry.row(t), lost);
           if (!writer.isOpen()) {
@@ -145,6 +150,7 @@ final class ParallelRepair {
           writer.write(ByteBuffer.wrap(row, 0, len));
           written += len;
           rowsDone++;
+          writeNanos += System.nanoTime() - t1;
         }
       }
       if (senders != null) {
@@ -155,7 +161,7 @@ final class ParallelRepair {
       for (Map.Entry<Integer, CompletableFuture<long[]>> d : done.entrySet()) {
         traffic.put(d.getKey(), d.getValue().get(ctx.stallMillis(), TimeUnit.MILLISECONDS));
       }
-      return new Outcome(rowsDone, written, traffic, null);
+      return new Outcome(rowsDone, written, traffic, runNanos, writeNanos, null);
     } catch (IOException | InterruptedException | RuntimeException | java.util.concurrent.ExecutionException
              | java.util.concurrent.TimeoutException e) {
       if (e instanceof InterruptedException) {
@@ -163,7 +169,7 @@ final class ParallelRepair {
       }
       String why = e instanceof java.util.concurrent.ExecutionException ? String.valueOf(e.getCause()) : e.toString();
       session.cancel(why);
-      return new Outcome(rowsDone, written, traffic, why);
+      return new Outcome(rowsDone, written, traffic, runNanos, writeNanos, why);
     } finally {
       ctx.sessions().remove(hi, lo);
       session.cancel("finished");
@@ -172,6 +178,9 @@ final class ParallelRepair {
       }
       for (Socket c : controls.values()) {
         IOUtils.closeSocket(c);
+      }
+      if (runner != null) {
+        runner.close(); // only this thread wrote into its buffers
       }
     }
   }

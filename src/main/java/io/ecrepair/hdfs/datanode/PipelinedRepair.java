@@ -7,14 +7,9 @@ import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.GraphTransforms;
 import io.ecrepair.plan.Pipelines;
 import io.ecrepair.plan.Plan;
-import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 
 /**
@@ -27,9 +22,6 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
  * {@link Pipelines} for the chain.
  */
 final class PipelinedRepair {
-  /** How long a load probe of a helper's agent may take. */
-  private static final int PROBE_TIMEOUT_MS = 1000;
-
   private PipelinedRepair() {}
 
   /** Whether a task may pipeline: agents on, one lost block of a scalar code, no re-decode check asked for. */
@@ -62,35 +54,13 @@ final class PipelinedRepair {
         throw new IllegalStateException("the repair reads internal block " + h + ", which has no source");
       }
     }
-    int[] order = Pipelines.busiestFirst(helpers, loads(ctx, helpers, sources), groupId);
+    // The head of a chain receives nothing: it goes to the helper whose downlink is busiest, so
+    // DataNodes forming chains at the same time spare the most loaded links.
+    int[] order = Pipelines.busiestFirst(helpers, AgentLoads.probe(ctx, helpers, sources), groupId);
     int[] coefs = new int[order.length];
     for (int i = 0; i < order.length; i++) {
       coefs[i] = coef.get(order[i]);
     }
     return Pipelines.sumChain(spec.n(), lost, order, coefs, ctx.pipelineSliceBytes());
-  }
-
-  /**
-   * What each helper's agent still expects to receive from other repairs (asked in parallel,
-   * a short wait; -1 for one that does not answer): the head of a chain receives nothing, so
-   * the DataNodes forming chains at the same time spare the busiest downlinks without any node
-   * knowing the whole recovery.
-   */
-  private static long[] loads(ReconstructionContext ctx, int[] helpers, Map<Integer, Deque<DatanodeInfo>> sources) {
-    List<Future<Long>> asked = new ArrayList<>();
-    for (int h : helpers) {
-      InetSocketAddress agent = ctx.agentAddress(sources.get(h).peekFirst());
-      asked.add(ctx.readPool().submit(() -> RepairAgent.inboundLoad(agent, PROBE_TIMEOUT_MS)));
-    }
-    long[] loads = new long[helpers.length];
-    for (int i = 0; i < loads.length; i++) {
-      try {
-        loads[i] = asked.get(i).get(2L * PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-      } catch (Exception e) {
-        loads[i] = -1;
-        asked.get(i).cancel(true);
-      }
-    }
-    return loads;
   }
 }

@@ -48,6 +48,7 @@ final class PlanParticipant {
     sessions.register(req.sessionHi(), req.sessionLo(), session);
     PeerSenders senders = null;
     LeafRows leaves = null;
+    PartRunner runner = null;
     try {
       out.writeInt(PlanPartRequest.READY);
       out.flush();
@@ -67,8 +68,8 @@ final class PlanParticipant {
       long[] read = {0};
       LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes);
       leaves = new LeafRows(local, req.part().leafSubchunks(), req.part().alpha(), geometry, req.cellSize(),
-          req.block().getNumBytes(), ctx.stallMillis()).start(ctx.readPool());
-      PartRunner runner = new PartRunner(req.part(), ctx.coder(), geometry.pieceBytes());
+          req.block().getNumBytes(), ctx.stallMillis(), ctx.buffers()).start(ctx.readPool());
+      runner = new PartRunner(req.part(), ctx.coder(), geometry.pieceBytes(), ctx.buffers());
       PartRunner.Results none = (t, r, src, off, len) -> {
         throw new IOException("a helper's part holds no repaired sub-chunk");
       };
@@ -101,8 +102,10 @@ final class PlanParticipant {
       if (senders != null) {
         senders.close();
       }
-      if (leaves != null) {
-        leaves.close();
+      // Threads that could still write into the buffers are stopped first.
+      boolean stopped = leaves == null || leaves.close();
+      if (runner != null && stopped) {
+        runner.close();
       }
     }
   }

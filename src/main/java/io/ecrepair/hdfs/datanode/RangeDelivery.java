@@ -5,6 +5,7 @@ import io.ecrepair.hdfs.transfer.RangeListener;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.apache.hadoop.util.DataChecksum;
 
 /**
  * Hands the requested ranges' bytes of verified, chunk-aligned pieces of a block (an agent's
@@ -27,8 +28,18 @@ final class RangeDelivery {
     this.pos = ranges.isEmpty() ? 0 : ranges.get(0)[0];
   }
 
+  /**
+   * A piece of {@code len} bytes at block offset {@code offset} with the stored checksums of its
+   * chunks: verified, then delivered.
+   */
+  void piece(DataChecksum cs, long offset, byte[] bytes, int len, byte[] sums, int sumLen)
+      throws IOException, InterruptedException {
+    cs.verifyChunkedSums(ByteBuffer.wrap(bytes, 0, len), ByteBuffer.wrap(sums, 0, sumLen), name, offset);
+    piece(offset, bytes, len);
+  }
+
   /** A verified piece of {@code len} bytes at block offset {@code offset}. */
-  void piece(long offset, byte[] bytes, int len) throws IOException, InterruptedException {
+  private void piece(long offset, byte[] bytes, int len) throws IOException, InterruptedException {
     if (next < ranges.size() && offset > pos) {
       throw new IOException("reading " + name + ": a frame at " + offset + " where byte " + pos + " was due");
     }

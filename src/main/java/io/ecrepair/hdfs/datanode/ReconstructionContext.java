@@ -35,6 +35,8 @@ final class ReconstructionContext {
   private final int pipelineSliceBytes;
   private final int helperReceiveBufferBytes;
   private final PlanSessions sessions = new PlanSessions();
+  /** Bytes this DataNode's repairs (its tasks and the parts its agent runs) still expect to receive. */
+  private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
   private final boolean parallel;
   private final int planPieceBytes;
 
@@ -177,6 +179,14 @@ final class ReconstructionContext {
   /** Bytes of each sub-chunk per slice of a parallel repair. */
   int planPieceBytes() {
     return planPieceBytes;
+  }
+
+  /**
+   * Bytes this DataNode's repairs still expect to receive: what its downlink has yet to carry
+   * for them. Its agent answers load probes with it; tasks choose plans with it.
+   */
+  java.util.concurrent.atomic.AtomicLong inbound() {
+    return inbound;
   }
 
   /** The distributed repairs this DataNode takes part in, coordinator or helper. */

@@ -6,6 +6,7 @@ import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.plan.Plan;
+import io.ecrepair.plan.PlanChoice;
 import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.layout.StripedLayout;
@@ -70,6 +71,8 @@ final class ReconstructionTask implements Runnable {
   private final Map<Integer, LongAdder> helperBytes = new ConcurrentHashMap<>();
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder remoteBytesRead = new LongAdder();
+  /** What this task's helper reads still have to deliver, counted in the DataNode's inbound load. */
+  private final java.util.concurrent.atomic.AtomicLong expectedReads = new java.util.concurrent.atomic.AtomicLong();
   private long bytesWritten;
   private int replacements;
   private boolean validated;
@@ -334,7 +337,6 @@ final class ReconstructionTask implements Runnable {
     }
     Plan plan = found.get();
     Map<Integer, NodePart> parts = RepairCatalog.parts(plan);
-    planNanos += System.nanoTime() - planStart;
     if (plan.problem().requestor() != lost || !parts.containsKey(lost)) {
       return 0;
     }
@@ -344,6 +346,22 @@ final class ReconstructionTask implements Runnable {
             order, node);
         return 0;
       }
+    }
+    // The plan that should finish first, given what the nodes' downlinks still carry for other repairs.
+    Plan central = RepairCatalog.centralPlan(spec, lost);
+    int[] helpers = parts.keySet().stream().filter(u -> u != lost).mapToInt(Integer::intValue).toArray();
+    long[] probed = AgentLoads.probe(ctx, helpers, sources);
+    long[] backlog = new long[spec.n()];
+    for (int i = 0; i < helpers.length; i++) {
+      backlog[helpers[i]] = probed[i];
+    }
+    backlog[lost] = ctx.inbound().get();
+    long unit = (long) cellSize / spec.subPacketization() * fullRows;
+    planNanos += System.nanoTime() - planStart;
+    if (PlanChoice.soonest(List.of(plan.traffic(), central.traffic()), backlog, unit) != 0) {
+      LOG.info("ec-repair: {} is rebuilt centrally: with the DataNodes' backlog {} the central plan should finish "
+          + "first", order, Arrays.toString(backlog));
+      return 0;
     }
     return distributed(plan, parts, lost, sources, layout, groupLength, fullRows, ctx.planPieceBytes(), writer,
         "parallel");
@@ -362,6 +380,8 @@ final class ReconstructionTask implements Runnable {
         groupLength, rows, pieceBytes, writer);
     lastRowAt = System.nanoTime();
     bytesWritten += o.bytes();
+    readNanos += o.runNanos(); // waiting for the helpers' values, and the requestor's own steps
+    writeNanos += o.writeNanos();
     if (o.failure() == null) {
       nodeTraffic = o.traffic();
       for (Map.Entry<Integer, long[]> t : o.traffic().entrySet()) {
@@ -435,7 +455,12 @@ final class ReconstructionTask implements Runnable {
         HelperFeed feed = new HelperFeed(u, sources.get(u).peekFirst(), layout, groupLength, rows, from, repair, check,
             window);
         feeds.add(feed);
-        running.add(ctx.readPool().submit(feed));
+        long bytes = feed.bytesToRead();
+        expectedReads.addAndGet(bytes);
+        ctx.inbound().addAndGet(bytes);
+      }
+      for (int i = 0; i < feeds.size(); i++) {
+        running.add(ctx.readPool().submit(feeds.get(i)));
       }
       DataTransferThrottler writeThrottle = ctx.datanode().getEcReconstuctWriteThrottler();
       for (int r = from; r < rows; r++) {
@@ -512,6 +537,7 @@ final class ReconstructionTask implements Runnable {
       for (HelperFeed f : feeds) {
         f.reader.close();
       }
+      arrived(Long.MAX_VALUE);
       boolean readersDone = true;
       for (Future<?> f : running) {
         try {
@@ -642,6 +668,7 @@ final class ReconstructionTask implements Runnable {
       RangeListener listener = new RangeListener() {
         @Override
         public void delivered(long bytes) {
+          arrived(bytes);
           counter.add(bytes);
           bytesRead.add(bytes);
           remoteBytesRead.add(bytes);
@@ -657,6 +684,15 @@ final class ReconstructionTask implements Runnable {
         }
       };
       this.reader = helperSource(source, block, listener);
+    }
+
+    /** Bytes this helper's ranges hold. */
+    long bytesToRead() {
+      long b = 0;
+      for (long[] r : blockRanges) {
+        b += r[1];
+      }
+      return b;
     }
 
     @Override
@@ -703,6 +739,17 @@ final class ReconstructionTask implements Runnable {
         }
       }
     }
+  }
+
+  /** {@code bytes} of the helper reads arrived (or will not): the DataNode's inbound load drops by them. */
+  private void arrived(long bytes) {
+    long left;
+    long n;
+    do {
+      left = expectedReads.get();
+      n = Math.min(left, bytes);
+    } while (!expectedReads.compareAndSet(left, left - n));
+    ctx.inbound().addAndGet(-n);
   }
 
   /** Ranges {offset, length} as one sorted list without overlaps. */

@@ -59,15 +59,13 @@ final class RepairAgent implements Closeable {
   private final LocalRangeServer ranges;
   private final PlanParticipant participant;
   private final LongAdder partsServed = new LongAdder();
-  /** Bytes this agent's repair parts still expect from other agents (what its downlink still has to carry). */
-  private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean closed;
 
   private RepairAgent(ReconstructionContext ctx, ServerSocket server) {
     this.ctx = ctx;
     this.server = server;
     this.ranges = new LocalRangeServer(ctx.datanode());
-    this.participant = new PlanParticipant(ctx, ranges, inbound);
+    this.participant = new PlanParticipant(ctx, ranges, ctx.inbound());
     this.checkTokens = ctx.conf().getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
         DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT);
     AtomicInteger threads = new AtomicInteger();
@@ -96,6 +94,11 @@ final class RepairAgent implements Closeable {
     ServerSocket s = new ServerSocket();
     try {
       s.setReuseAddress(true);
+      if (ctx.helperReceiveBufferBytes() > 0) {
+        // Accepted streams inherit it: a part that many agents send to (a ParaRC plan's computing
+        // helper, the requestor) must not let their bursts overflow its switch port (incast).
+        s.setReceiveBufferSize(ctx.helperReceiveBufferBytes());
+      }
       s.bind(new InetSocketAddress(address, port), 128);
     } catch (IOException e) {
       s.close();
@@ -152,7 +155,7 @@ final class RepairAgent implements Closeable {
       try {
         int magic = in.readInt();
         if (magic == PlanPartRequest.LOAD_PROBE) {
-          out.writeLong(inbound.get());
+          out.writeLong(ctx.inbound().get());
           out.flush();
           return;
         }
@@ -236,9 +239,13 @@ final class RepairAgent implements Closeable {
     }
   }
 
+  /** What a probe answers for an agent that did not answer in time: its links are taken as busy. */
+  static final long BUSY = Long.MAX_VALUE / 4;
+
   /**
-   * The bytes the agent at {@code agent} still expects to receive for the repair parts it runs
-   * (its downlink's backlog), or -1 when it does not answer within {@code timeoutMs}.
+   * The bytes the repairs on the DataNode of {@code agent} still expect to receive (its
+   * downlink's backlog): {@link #BUSY} when it does not answer within {@code timeoutMs}, -1 when
+   * it cannot be reached at all.
    */
   static long inboundLoad(InetSocketAddress agent, int timeoutMs) {
     try (Socket s = new Socket()) {
@@ -248,6 +255,8 @@ final class RepairAgent implements Closeable {
       out.writeInt(PlanPartRequest.LOAD_PROBE);
       out.flush();
       return new DataInputStream(s.getInputStream()).readLong();
+    } catch (java.net.SocketTimeoutException e) {
+      return BUSY;
     } catch (IOException e) {
       return -1;
     }
