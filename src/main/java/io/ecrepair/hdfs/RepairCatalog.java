@@ -51,7 +51,7 @@ public final class RepairCatalog {
    * index): shipped in the jar for the policies of conf/user_ec_policies.xml, else computed in
    * the background the first time a code is seen, never on a repair's critical path.
    */
-  private static final PlanStore PARALLEL = new PlanStore(null, "fast",
+  private static final PlanStore PARALLEL = PlanStore.withShippedPlans("fast",
       Planner.Options.defaults().withTimeLimit(20));
   private static final Map<Plan, Map<Integer, NodePart>> PARTS = new ConcurrentHashMap<>();
   private static final java.util.Set<CodeSpec> SEARCHED = ConcurrentHashMap.newKeySet();

@@ -30,9 +30,23 @@ public final class PlanStore {
   private final String strategy;
   private final Planner.Options options;
   private final Map<String, Plan> plans = new ConcurrentHashMap<>();
+  private final boolean shippedPlans;
 
   /** @param dir where plans persist (null: memory only) */
   public PlanStore(Path dir, String strategy, Planner.Options options) {
+    this(dir, strategy, options, false);
+  }
+
+  /**
+   * A store in memory that also finds the plans shipped in the jar (resources
+   * {@code /io/ecrepair/plans/KEY.json.gz}, written by dev-support/make-plans): the DataNodes'.
+   */
+  public static PlanStore withShippedPlans(String strategy, Planner.Options options) {
+    return new PlanStore(null, strategy, options, true);
+  }
+
+  private PlanStore(Path dir, String strategy, Planner.Options options, boolean shippedPlans) {
+    this.shippedPlans = shippedPlans;
     if (!Planner.STRATEGIES.contains(strategy)) {
       throw new IllegalArgumentException("unknown strategy '" + strategy + "'");
     }
@@ -60,14 +74,11 @@ public final class PlanStore {
     return computed;
   }
 
-  /**
-   * The stored plan, from memory, the directory or the plans shipped in the jar (resources
-   * {@code /io/ecrepair/plans/KEY.json.gz}); never searches.
-   */
+  /** The stored plan, from memory, the directory or (for {@link #withShippedPlans}) the jar; never searches. */
   public Optional<Plan> lookup(CodeSpec code, int lost) {
     String key = key(code, lost);
     Plan p = plans.get(key);
-    if (p == null) {
+    if (p == null && shippedPlans) {
       p = shipped(key);
     }
     if (p == null && dir != null) {

@@ -10,20 +10,29 @@ import org.junit.jupiter.api.Test;
 
 class ScenarioTest {
   @Test
-  void defaultsAreTheIssuesFiveScenarios() {
+  void defaultsAreSixScenariosCentralAndParallelClayAmongThem() {
     List<Scenario> s = Scenario.parseList(Scenario.DEFAULTS);
-    assertEquals(5, s.size());
+    assertEquals(6, s.size());
     assertTrue(s.get(0).isStockRs());
+    assertEquals("stock", s.get(0).strategy());
     assertTrue(s.get(1).pluginRebuildsRs());
     assertFalse(s.get(1).isStockRs());
+    assertEquals("pipeline", s.get(1).strategy());
     assertEquals("RS-10-4-1024k_plugin", Scenario.pathName(s.get(1).name()));
     assertEquals("clay", s.get(2).codec());
-    assertEquals("lrc-l2", s.get(4).codec());
+    assertEquals("central", s.get(2).strategy());
+    assertEquals("false", s.get(2).dataNodeConf().get(Scenario.PARALLEL_KEY));
+    assertEquals("clay", s.get(3).codec());
+    assertEquals("pararc", s.get(3).strategy());
+    assertEquals("lrc-l2", s.get(5).codec());
+    assertEquals("pipeline", s.get(5).strategy());
   }
 
   @Test
   void pluginSuffixOnlyForRsAndNoDuplicates() {
     assertThrows(IllegalArgumentException.class, () -> Scenario.parse("CLAY-10-4-1024k+plugin"));
+    assertThrows(IllegalArgumentException.class, () -> Scenario.parse("LRC-L2-12-4-1024k+central"));
+    assertEquals("CLAY-10-4-1024k+central", Scenario.parse("CLAY-10-4-1024k+central").name());
     assertThrows(IllegalArgumentException.class, () -> Scenario.parseList("RS-6-3-1024k,RS-6-3-1024k"));
     assertThrows(IllegalArgumentException.class, () -> Scenario.parseList(" , "));
     assertThrows(IllegalArgumentException.class, () -> Scenario.parse("NOPE-1-1"));
