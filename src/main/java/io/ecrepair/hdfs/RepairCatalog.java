@@ -82,6 +82,7 @@ public final class RepairCatalog {
         PARALLEL.precompute(spec);
         for (int lost = 0; lost < spec.n(); lost++) {
           PARALLEL.lookup(spec, lost).ifPresent(RepairCatalog::parts);
+          centralPlan(spec, lost); // the plan choice weighs it against the parallel one
         }
       } catch (RuntimeException e) {
         org.slf4j.LoggerFactory.getLogger(RepairCatalog.class).warn("ec-repair: no parallel repair plans for {}: {}",
@@ -98,6 +99,11 @@ public final class RepairCatalog {
         return Planner.plan(code, lost, "centralized", Planner.Options.defaults());
       }
     });
+  }
+
+  /** The central plan of {@code lost} if it was built already (never builds it: no work on a repair's path). */
+  public static java.util.Optional<Plan> centralPlanIfReady(CodeSpec spec, int lost) {
+    return java.util.Optional.ofNullable(CENTRAL.get(spec + "/" + lost));
   }
 
   /** Every node's part of a plan, compiled once. */

@@ -12,11 +12,15 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 /**
  * What the helpers' downlinks still have to carry: each helper's repair agent is asked (all at
  * once, a short wait) how many bytes the repairs on its DataNode still expect to receive; one
- * that does not answer in time counts as busy, one that cannot be reached as unknown (-1). The plan decides with it (which helper heads a
+ * that does not answer in time counts as unknown (-1). The plan decides with it (which helper heads a
  * chain, which plan a task runs); this class only asks.
  */
 final class AgentLoads {
-  /** How long a load probe may take: an agent slower than that is taken as busy. */
+  /**
+   * How long a load probe may take. An agent slower than that counts as unknown, not busy: in a
+   * bench cluster recovery, taking slow answers for busy links sent the last tasks to central
+   * repair on a loaded cluster, and they decided the recovery time.
+   */
   private static final int PROBE_TIMEOUT_MS = 500;
 
   private AgentLoads() {}
@@ -33,7 +37,7 @@ final class AgentLoads {
       try {
         loads[i] = asked.get(i).get(2L * PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
       } catch (Exception e) {
-        loads[i] = RepairAgent.BUSY;
+        loads[i] = -1;
         asked.get(i).cancel(true);
       }
     }

@@ -347,8 +347,15 @@ final class ReconstructionTask implements Runnable {
         return 0;
       }
     }
-    // The plan that should finish first, given what the nodes' downlinks still carry for other repairs.
-    Plan central = RepairCatalog.centralPlan(spec, lost);
+    // The plan that should finish first, given what the nodes' downlinks still carry for other
+    // repairs (weighed once the central plan is ready: it is built in the background).
+    Optional<Plan> centralReady = RepairCatalog.centralPlanIfReady(spec, lost);
+    if (centralReady.isEmpty()) {
+      planNanos += System.nanoTime() - planStart;
+      return distributed(plan, parts, lost, sources, layout, groupLength, fullRows, ctx.planPieceBytes(), writer,
+          "parallel");
+    }
+    Plan central = centralReady.get();
     int[] helpers = parts.keySet().stream().filter(u -> u != lost).mapToInt(Integer::intValue).toArray();
     long[] probed = AgentLoads.probe(ctx, helpers, sources);
     long[] backlog = new long[spec.n()];

@@ -239,13 +239,9 @@ final class RepairAgent implements Closeable {
     }
   }
 
-  /** What a probe answers for an agent that did not answer in time: its links are taken as busy. */
-  static final long BUSY = Long.MAX_VALUE / 4;
-
   /**
    * The bytes the repairs on the DataNode of {@code agent} still expect to receive (its
-   * downlink's backlog): {@link #BUSY} when it does not answer within {@code timeoutMs}, -1 when
-   * it cannot be reached at all.
+   * downlink's backlog), or -1 when it does not answer within {@code timeoutMs}.
    */
   static long inboundLoad(InetSocketAddress agent, int timeoutMs) {
     try (Socket s = new Socket()) {
@@ -255,8 +251,6 @@ final class RepairAgent implements Closeable {
       out.writeInt(PlanPartRequest.LOAD_PROBE);
       out.flush();
       return new DataInputStream(s.getInputStream()).readLong();
-    } catch (java.net.SocketTimeoutException e) {
-      return BUSY;
     } catch (IOException e) {
       return -1;
     }
