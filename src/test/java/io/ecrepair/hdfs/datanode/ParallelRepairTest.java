@@ -112,7 +112,7 @@ class ParallelRepairTest {
   @Test
   void aFlippedByteInAFrameIsNeverCommitted() throws Exception {
     AtomicBoolean flipped = new AtomicBoolean();
-    ReadFaults.set(new ReadFaults.Hook() {
+    List<TaskReport> reports = loseWithFault("clay", 4, 2, new ReadFaults.Hook() {
       @Override
       public void afterRange(DatanodeInfo source, int rangesDelivered) {
       }
@@ -124,7 +124,6 @@ class ParallelRepairTest {
         }
       }
     });
-    List<TaskReport> reports = loseWithFault("clay", 4, 2);
     assertTrue(flipped.get(), "a byte was flipped on its way");
     assertTrue(reports.stream().anyMatch(r -> r.route().equals("parallel+central")),
         "the repair that met the bad frame was finished centrally: " + reports);
@@ -133,7 +132,7 @@ class ParallelRepairTest {
   @Test
   void aParticipantThatFailsMidBlockIsFinishedCentrally() throws Exception {
     AtomicBoolean failed = new AtomicBoolean();
-    ReadFaults.set(new ReadFaults.Hook() {
+    List<TaskReport> reports = loseWithFault("butterfly", 4, 2, new ReadFaults.Hook() {
       @Override
       public void afterRange(DatanodeInfo source, int rangesDelivered) {
       }
@@ -145,18 +144,22 @@ class ParallelRepairTest {
         }
       }
     });
-    List<TaskReport> reports = loseWithFault("butterfly", 4, 2);
     assertTrue(failed.get(), "the fault was injected");
     assertTrue(reports.stream().anyMatch(r -> r.route().equals("parallel+central")),
         "the repair whose participant failed was finished centrally: " + reports);
   }
 
-  /** Loses a DataNode and checks every rebuilt block byte for byte (loseAndVerify) while a fault hook is set. */
-  private List<TaskReport> loseWithFault(String codec, int k, int m) throws Exception {
+  /**
+   * Loses a DataNode with a fault hook set (once the written cluster settled, so that only the
+   * loss's repairs meet it) and checks every rebuilt block byte for byte (loseAndVerify).
+   */
+  private List<TaskReport> loseWithFault(String codec, int k, int m, ReadFaults.Hook hook) throws Exception {
     RepairCatalog.searchParallelPlans(new CodeSpec(codec, k, m));
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 7, codec, k, m, CELL, CELLS_PER_BLOCK,
         parallel(false))) {
       org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      c.awaitHealthy();
+      ReadFaults.set(hook);
       List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
       assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
       assertTrue(metric(c, "BrokenParallelRepairs") > 0, "the metric counts the repair that stopped");

@@ -114,6 +114,8 @@ class PipelinedRepairTest {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
         chains(false))) {
       org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      // Settled first: a write's leftover repair must not meet the fault meant for the loss's chains.
+      c.awaitHealthy();
       // The first agent to send its 24th slice (a row and a half, 4 KiB slices of 64 KiB cells) fails there.
       AtomicBoolean failed = new AtomicBoolean();
       ReadFaults.set(new ReadFaults.Hook() {
