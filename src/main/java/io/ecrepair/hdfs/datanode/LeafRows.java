@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * A participant's own sub-chunks for its part of a distributed repair, as the runner's
  * {@link PartRunner.Leaves}: a reader thread reads just those sub-chunks of every row from the
  * replica (checksums verified) into compact row buffers (sub-chunk after sub-chunk, nothing
- * else), a few rows ahead of their use. Bytes past the end of the replica are zeros, as the
- * striped layout pads short cells before coding.
+ * else), a few rows ahead of their use. Bytes past the end of the replica, or past what the
+ * repair needs of it (the read limit), are zeros, as the striped layout pads short cells.
  */
 final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
   private static final int DEPTH = 3;
@@ -50,7 +50,7 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
   private int fillingRow;
   private ByteBuffer current;
 
-  LeafRows(RangeSource source, int[] subchunks, int alpha, SliceGeometry geometry, int cellSize, long blockLength,
+  LeafRows(RangeSource source, int[] subchunks, int alpha, SliceGeometry geometry, int cellSize, long readLimit,
            long stallMillis, BufferPool pool) {
     this.pool = pool;
     this.source = source;
@@ -73,7 +73,7 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
           j++;
         }
         long off = (long) r * cellSize + (long) subchunks[i] * s;
-        long len = Math.min((long) (j - i + 1) * s, blockLength - off);
+        long len = Math.min((long) (j - i + 1) * s, readLimit - off);
         i = j + 1;
         if (len <= 0) {
           continue;

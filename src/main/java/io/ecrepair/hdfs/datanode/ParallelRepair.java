@@ -100,7 +100,7 @@ final class ParallelRepair {
       for (Map.Entry<Integer, NodePart> e : parts.entrySet()) {
         if (e.getKey() != lost) {
           controls.put(e.getKey(), sendPart(e.getValue(), hi, lo, sources.get(e.getKey()).peekFirst(), layout,
-              groupLength, geometry, agents));
+              groupLength, geometry, agents, alpha == 1 ? layout.internalBlockLength(groupLength, lost) : Long.MAX_VALUE));
         }
       }
       for (Map.Entry<Integer, Socket> c : controls.entrySet()) {
@@ -186,8 +186,13 @@ final class ParallelRepair {
   }
 
   /** Opens the control connection to a helper's agent and sends its part. */
+  /**
+   * @param need the helper's bytes the repair needs are below this block offset: a scalar
+   *     code's lost byte j of a row depends on byte j of the helpers' cells alone
+   */
   private Socket sendPart(NodePart part, long hi, long lo, DatanodeInfo source, StripedLayout layout, long groupLength,
-                          SliceGeometry geometry, Map<Integer, InetSocketAddress> agents) throws IOException {
+                          SliceGeometry geometry, Map<Integer, InetSocketAddress> agents, long need)
+      throws IOException {
     int unit = part.node();
     ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), layout.cellSize(),
         layout.dataUnits(), unit);
@@ -197,7 +202,8 @@ final class ParallelRepair {
       InetSocketAddress a = agents.get(g.peer());
       peers.put(g.peer(), new PlanPartRequest.Peer(a.getHostString(), a.getPort()));
     }
-    PlanPartRequest req = new PlanPartRequest(hi, lo, block, connector.token(block), layout.cellSize(),
+    PlanPartRequest req = new PlanPartRequest(hi, lo, block, connector.token(block),
+        Math.min(need, block.getNumBytes()), layout.cellSize(),
         geometry.subchunkBytes(), geometry.firstRow(), geometry.rows(), geometry.pieceBytes(), part, peers);
     Socket s = new Socket();
     try {

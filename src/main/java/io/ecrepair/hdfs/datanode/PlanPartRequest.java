@@ -20,12 +20,14 @@ import org.apache.hadoop.security.token.Token;
  * the agents of the nodes it sends to listen. Everything read from the wire is bounded before
  * anything is allocated for it.
  *
+ * @param readLimit the part reads its block only below this offset (beyond it the repair needs
+ *     zeros: a scalar code's lost block ends there); at most the block's length
  * @param firstRow the first cell row of the block to run; {@code rows} full rows follow
  * @param pieceBytes bytes of each sub-chunk per slice (the last piece of a sub-chunk may be shorter)
  */
 record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Token<BlockTokenIdentifier> token,
-                       int cellSize, int subchunkBytes, int firstRow, int rows, int pieceBytes, NodePart part,
-                       Map<Integer, Peer> peers) {
+                       long readLimit, int cellSize, int subchunkBytes, int firstRow, int rows, int pieceBytes,
+                       NodePart part, Map<Integer, Peer> peers) {
   static final int MAGIC = 0x45435050; // "ECPP"
   /** A load probe instead of a request: the agent answers with the bytes its parts still expect to receive. */
   static final int LOAD_PROBE = 0x4543504c; // "ECPL"
@@ -60,6 +62,10 @@ record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Toke
       throw new IllegalArgumentException("rows " + firstRow + "+" + rows + " of " + cellSize + " bytes, pieces of "
           + pieceBytes + ", do not cover a block of " + block.getNumBytes() + " bytes");
     }
+    if (readLimit < 0 || readLimit > block.getNumBytes()) {
+      throw new IllegalArgumentException("read limit " + readLimit + " outside the block's " + block.getNumBytes()
+          + " bytes");
+    }
     long slots = part.valuesIn() + part.steps().stream().mapToLong(s -> s.outputs().length).sum();
     if ((slots + part.alpha()) * (long) Math.min(pieceBytes, subchunkBytes) > MAX_SLICE_MEMORY) {
       throw new IllegalArgumentException("the part needs more than " + (MAX_SLICE_MEMORY >> 20) + " MiB per slice");
@@ -82,6 +88,7 @@ record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Toke
     out.writeLong(block.getGenerationStamp());
     out.writeLong(block.getNumBytes());
     token.write(out);
+    out.writeLong(readLimit);
     out.writeInt(cellSize);
     out.writeInt(subchunkBytes);
     out.writeInt(firstRow);
@@ -134,6 +141,7 @@ record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Toke
     }
     Token<BlockTokenIdentifier> token = new Token<>();
     token.readFields(in);
+    long readLimit = in.readLong();
     int cell = in.readInt();
     int sub = in.readInt();
     int firstRow = in.readInt();
@@ -180,7 +188,7 @@ record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Toke
     }
     try {
       NodePart part = new NodePart(node, alpha, leaves, inbound, outbound, steps, results);
-      return new PlanPartRequest(hi, lo, block, token, cell, sub, firstRow, rows, piece, part, peers);
+      return new PlanPartRequest(hi, lo, block, token, readLimit, cell, sub, firstRow, rows, piece, part, peers);
     } catch (IllegalArgumentException e) {
       throw new IOException("bad plan part: " + e.getMessage(), e);
     }

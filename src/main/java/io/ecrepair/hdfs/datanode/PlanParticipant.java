@@ -68,7 +68,7 @@ final class PlanParticipant {
       long[] read = {0};
       LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes);
       leaves = new LeafRows(local, req.part().leafSubchunks(), req.part().alpha(), geometry, req.cellSize(),
-          req.block().getNumBytes(), ctx.stallMillis(), ctx.buffers()).start(ctx.readPool());
+          req.readLimit(), ctx.stallMillis(), ctx.buffers()).start(ctx.readPool());
       runner = new PartRunner(req.part(), ctx.coder(), geometry.pieceBytes(), ctx.buffers());
       PartRunner.Results none = (t, r, src, off, len) -> {
         throw new IOException("a helper's part holds no repaired sub-chunk");

@@ -183,7 +183,8 @@ class ParallelRepairTest {
     var block = new org.apache.hadoop.hdfs.protocol.ExtendedBlock("bp", 5, 4L * 256 * 1024, 7);
     var peers = new java.util.TreeMap<Integer, PlanPartRequest.Peer>();
     part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", 1000 + g.peer())));
-    PlanPartRequest req = new PlanPartRequest(1, 2, block, new org.apache.hadoop.security.token.Token<>(), 256 * 1024,
+    PlanPartRequest req = new PlanPartRequest(1, 2, block, new org.apache.hadoop.security.token.Token<>(), 3L << 18,
+        256 * 1024,
         1024, 0, 4, 512, part, peers);
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     req.write(new java.io.DataOutputStream(bytes));
@@ -195,6 +196,7 @@ class ParallelRepairTest {
     assertEquals(part.steps().size(), back.part().steps().size());
     assertArrayEquals(part.leafSubchunks(), back.part().leafSubchunks());
     assertEquals(peers, back.peers());
+    assertEquals(3L << 18, back.readLimit());
     // Truncated anywhere: an IOException, never another error.
     byte[] all = bytes.toByteArray();
     for (int cut = 4; cut < all.length; cut += Math.max(1, all.length / 200)) {
