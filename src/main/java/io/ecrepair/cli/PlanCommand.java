@@ -78,6 +78,11 @@ final class PlanCommand implements Callable<Integer> {
       + "or n+1 with the outside requestor last), e.g. 1 / bandwidth; the path minimizes the largest weight.")
   Path linkWeights;
 
+  @Option(names = "--no-compute", split = ",", paramLabel = "NODE",
+      description = "Searches: these helpers only send their own sub-chunks, never compute (e.g. 2,3,4,5): a plan "
+          + "whose computing roles fall elsewhere.")
+  int[] noCompute;
+
   @Option(names = "--outside-requestor", description = "The requestor holds no block of the group (node \"R\").")
   boolean outside;
 
@@ -91,6 +96,12 @@ final class PlanCommand implements Callable<Integer> {
 
   @Option(names = "--store", description = "Keep plans in this directory (see --lost all).")
   Path store;
+
+  @Option(names = "--alternatives", defaultValue = "0", description = "With --lost all: also search up to this many "
+      + "plans per lost index whose computing nodes differ from the earlier ones' (kept when as light on the busiest "
+      + "node and at most 10% more bandwidth), so a busy cluster can spread the computing roles (default "
+      + "${DEFAULT-VALUE}).")
+  int alternatives;
 
   @Mixin
   JsonOption json;
@@ -115,7 +126,7 @@ final class PlanCommand implements Callable<Integer> {
     RepairableCode code = policy.code().create(RegionCoders.best());
     Planner.Options o = Planner.Options.defaults().withSeed(seed).withTimeLimit(timeLimit).withTransform(transform)
         .withRestarts(restarts).withMoveBudget(moves).withOutsideRequestor(outside).withSliceBytes(slice)
-        .withMaxLoad(maxLoad);
+        .withMaxLoad(maxLoad).withNoCompute(noCompute);
     if (linkWeights != null) {
       o = o.withLinkWeights(readWeights(linkWeights, code.totalUnits()));
     }
@@ -188,10 +199,14 @@ final class PlanCommand implements Callable<Integer> {
     if (fmt.equals("dot") || fmt.equals("png")) {
       throw new IllegalArgumentException("--lost all prints a summary; pictures need one --lost index");
     }
-    PlanStore ps = new PlanStore(store, strategy, o);
+    if (alternatives < 0) {
+      throw new IllegalArgumentException("--alternatives must not be negative");
+    }
+    PlanStore ps = new PlanStore(store, strategy, o, alternatives);
     ps.precompute(policy.code());
     List<Map<String, Object>> rows = new ArrayList<>();
-    Table t = new Table("lost", "max load", "bandwidth", "max load (blocks)", "bandwidth (blocks)", "seconds");
+    Table t = new Table("lost", "max load", "bandwidth", "max load (blocks)", "bandwidth (blocks)", "seconds",
+        "computing nodes");
     for (int i = 0; i < code.totalUnits(); i++) {
       Plan p = ps.lookup(policy.code(), i).orElseThrow();
       int alpha = p.graph().subchunkCount();
@@ -203,12 +218,21 @@ final class PlanCommand implements Callable<Integer> {
       r.put("maxRepairLoad", Map.of("subchunks", load, "blocks", (double) load / alpha));
       r.put("repairBandwidth", Map.of("subchunks", bw, "blocks", (double) bw / alpha));
       r.put("searchSeconds", p.searchSeconds());
+      List<Plan> all = ps.lookupAll(policy.code(), i);
+      List<List<Integer>> computing = all.stream()
+          .map(a -> java.util.Arrays.stream(a.computingNodes()).boxed().toList()).toList();
+      r.put("computingNodes", computing);
       if (verify) {
         r.put("verified", verify(code, p, i, o));
+        for (Plan a : all.subList(1, all.size())) {
+          verify(code, a, i, o); // throws if an alternative fails
+        }
       }
       rows.add(r);
       t.row(i, load, bw, String.format(Locale.ROOT, "%.3f", (double) load / alpha),
-          String.format(Locale.ROOT, "%.3f", (double) bw / alpha), String.format(Locale.ROOT, "%.2f", p.searchSeconds()));
+          String.format(Locale.ROOT, "%.3f", (double) bw / alpha), String.format(Locale.ROOT, "%.2f", p.searchSeconds()),
+          computing.stream().map(c -> c.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")))
+              .collect(java.util.stream.Collectors.joining(" | ")));
     }
     if (json.enabled || fmt.equals("json")) {
       Map<String, Object> j = new LinkedHashMap<>();

@@ -27,6 +27,11 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
  */
 public final class RepairCatalog {
   private static final int MAX_CACHED = 256;
+  /**
+   * Parallel plans per lost index besides the first, with other computing nodes: a Clay code's
+   * minimum-load plans use four helpers to compute, so three plans spread them over 12 of 13.
+   */
+  private static final int PLAN_ALTERNATIVES = 2;
   private static final Map<CodeSpec, RepairableCode> CODES = new ConcurrentHashMap<>();
   private static final Map<String, CellRowRepair> PLANS = new LinkedHashMap<>(64, 0.75f, true) {
     @Override
@@ -52,7 +57,7 @@ public final class RepairCatalog {
    * the background the first time a code is seen, never on a repair's critical path.
    */
   private static final PlanStore PARALLEL = PlanStore.withShippedPlans("fast",
-      Planner.Options.defaults().withTimeLimit(20));
+      Planner.Options.defaults().withTimeLimit(20), PLAN_ALTERNATIVES);
   private static final Map<Plan, Map<Integer, NodePart>> PARTS = new ConcurrentHashMap<>();
   private static final java.util.Set<CodeSpec> SEARCHED = ConcurrentHashMap.newKeySet();
   private static final Map<String, Plan> CENTRAL = new ConcurrentHashMap<>();
@@ -65,7 +70,16 @@ public final class RepairCatalog {
    * compiles the shipped ones, searches the others), so later repairs find them at hand.
    */
   public static java.util.Optional<Plan> parallelPlan(CodeSpec spec, int lost) {
-    java.util.Optional<Plan> p = PARALLEL.lookup(spec, lost);
+    return parallelPlans(spec, lost).stream().findFirst();
+  }
+
+  /**
+   * The stored parallel plans of {@code lost}: the minimum-load plan first, then alternatives
+   * that put the computing roles on other helpers (empty if none is stored yet). Readies the
+   * code's plans in the background like {@link #parallelPlan}.
+   */
+  public static java.util.List<Plan> parallelPlans(CodeSpec spec, int lost) {
+    java.util.List<Plan> p = PARALLEL.lookupAll(spec, lost);
     if (SEARCHED.add(spec)) {
       PREPARER.execute(() -> searchParallelPlans(spec));
     }
@@ -81,7 +95,7 @@ public final class RepairCatalog {
       try {
         PARALLEL.precompute(spec);
         for (int lost = 0; lost < spec.n(); lost++) {
-          PARALLEL.lookup(spec, lost).ifPresent(RepairCatalog::parts);
+          PARALLEL.lookupAll(spec, lost).forEach(RepairCatalog::parts);
           centralPlan(spec, lost); // the plan choice weighs it against the parallel one
         }
       } catch (RuntimeException e) {

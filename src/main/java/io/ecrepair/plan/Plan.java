@@ -50,6 +50,20 @@ public final class Plan {
     return color[vertex];
   }
 
+  /**
+   * The nodes other than the requestor that compute some vertex (they receive values; the others
+   * only send their own sub-chunks), ascending.
+   */
+  public int[] computingNodes() {
+    java.util.TreeSet<Integer> nodes = new java.util.TreeSet<>();
+    for (int v : problem.freeVertices()) {
+      if (color[v] != problem.requestor()) {
+        nodes.add(color[v]);
+      }
+    }
+    return nodes.stream().mapToInt(Integer::intValue).toArray();
+  }
+
   public Traffic traffic() {
     return traffic;
   }

@@ -1,5 +1,6 @@
 package io.ecrepair.plan;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -9,9 +10,20 @@ import java.util.List;
  * carry its backlog and then what the plan sends it, and whose uplink what the plan has it send.
  * An idle cluster picks the least max load; a node already busy steers the choice to plans
  * that spare it, even at more bandwidth in all.
+ *
+ * <p>Plans whose busiest links tie are told apart by their next busiest, and so on (the
+ * least loads, sorted from the top, compared in order): among plans that load one busy
+ * requestor alike, the one whose computing helpers are idle wins. Full ties go to the
+ * preferred candidate and then the ones after it, so that tasks given different preferences
+ * spread over equal plans instead of all taking the first.
  */
 public final class PlanChoice {
   private PlanChoice() {}
+
+  /** {@link #soonest(List, long[], long, int)} preferring the first candidate on a full tie. */
+  public static int soonest(List<Traffic> candidates, long[] backlog, long bytesPerSubchunk) {
+    return soonest(candidates, backlog, bytesPerSubchunk, 0);
+  }
 
   /**
    * The index of the candidate expected to finish first.
@@ -19,18 +31,22 @@ public final class PlanChoice {
    * @param backlog bytes each node's downlink still has to receive (by plan node; missing or
    *     negative entries count as 0)
    * @param bytesPerSubchunk bytes one sub-chunk of the plans' graphs stands for in this repair
+   * @param prefer where a full tie starts looking (any int; taken modulo the candidates)
    */
-  public static int soonest(List<Traffic> candidates, long[] backlog, long bytesPerSubchunk) {
+  public static int soonest(List<Traffic> candidates, long[] backlog, long bytesPerSubchunk, int prefer) {
     if (candidates.isEmpty()) {
       throw new IllegalArgumentException("no candidate plans");
     }
-    int best = 0;
-    double bestCost = Double.MAX_VALUE;
-    for (int i = 0; i < candidates.size(); i++) {
-      double c = cost(candidates.get(i), backlog, bytesPerSubchunk);
-      if (c < bestCost) {
+    int size = candidates.size();
+    int start = Math.floorMod(prefer, size);
+    int best = start;
+    double[] bestLinks = links(candidates.get(start), backlog, bytesPerSubchunk);
+    for (int step = 1; step < size; step++) {
+      int i = (start + step) % size;
+      double[] l = links(candidates.get(i), backlog, bytesPerSubchunk);
+      if (Arrays.compare(l, bestLinks) < 0) {
         best = i;
-        bestCost = c;
+        bestLinks = l;
       }
     }
     return best;
@@ -38,12 +54,30 @@ public final class PlanChoice {
 
   /** Bytes the busiest link of {@code t} carries, the backlog of the downlinks it uses included. */
   public static double cost(Traffic t, long[] backlog, long bytesPerSubchunk) {
-    double worst = 0;
+    return links(t, backlog, bytesPerSubchunk)[0];
+  }
+
+  /**
+   * What each link {@code t} uses must carry (downlinks with their backlog, then uplinks), the
+   * busiest first; links the plan does not use are left out.
+   */
+  private static double[] links(Traffic t, long[] backlog, long bytesPerSubchunk) {
+    double[] l = new double[2 * t.nodeCount()];
+    int used = 0;
     for (int node = 0; node < t.nodeCount(); node++) {
-      long waiting = node < backlog.length && t.in(node) > 0 ? Math.max(0, backlog[node]) : 0;
-      worst = Math.max(worst, Math.max(waiting + (double) t.in(node) * bytesPerSubchunk,
-          (double) t.out(node) * bytesPerSubchunk));
+      if (t.in(node) > 0) {
+        long waiting = node < backlog.length ? Math.max(0, backlog[node]) : 0;
+        l[used++] = -(waiting + (double) t.in(node) * bytesPerSubchunk);
+      }
+      if (t.out(node) > 0) {
+        l[used++] = -((double) t.out(node) * bytesPerSubchunk);
+      }
     }
-    return worst;
+    double[] sorted = Arrays.copyOf(l, Math.max(1, used));
+    Arrays.sort(sorted); // negated: the busiest first
+    for (int i = 0; i < sorted.length; i++) {
+      sorted[i] = -sorted[i];
+    }
+    return sorted;
   }
 }

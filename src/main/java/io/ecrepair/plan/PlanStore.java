@@ -20,6 +20,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #lookup} only reads; {@link #planFor} falls back to the centralized plan, which
  * needs no search, when nothing was stored.
  *
+ * <p>A store may keep <em>alternatives</em> per lost index: plans found with the computing
+ * nodes of the earlier ones excluded ({@link Planner.Options#withNoCompute}), each kept only if
+ * it is as light on its busiest node as the first and costs little more bandwidth. In a
+ * full-node recovery every task of one lost index would otherwise load the same helpers of
+ * its group; with alternatives the plan choice can put the computing roles on idle nodes.
+ *
  * <p>A plan depends on the code (codec, k, m), not on the cell size, and on the strategy,
  * the lost index, where the requestor is and the search seed. Thread-safe.
  */
@@ -31,22 +37,38 @@ public final class PlanStore {
   private final Planner.Options options;
   private final Map<String, Plan> plans = new ConcurrentHashMap<>();
   private final boolean shippedPlans;
+  private final int alternatives;
+
+  /** An alternative may cost at most this much more bandwidth than the first plan. */
+  static final double ALTERNATIVE_BANDWIDTH = 1.10;
 
   /** @param dir where plans persist (null: memory only) */
   public PlanStore(Path dir, String strategy, Planner.Options options) {
-    this(dir, strategy, options, false);
+    this(dir, strategy, options, false, 0);
+  }
+
+  /**
+   * @param alternatives how many plans with other computing nodes to search per lost index
+   *     besides the first (0: none)
+   */
+  public PlanStore(Path dir, String strategy, Planner.Options options, int alternatives) {
+    this(dir, strategy, options, false, alternatives);
   }
 
   /**
    * A store in memory that also finds the plans shipped in the jar (resources
    * {@code /io/ecrepair/plans/KEY.json.gz}, written by dev-support/make-plans): the DataNodes'.
    */
-  public static PlanStore withShippedPlans(String strategy, Planner.Options options) {
-    return new PlanStore(null, strategy, options, true);
+  public static PlanStore withShippedPlans(String strategy, Planner.Options options, int alternatives) {
+    return new PlanStore(null, strategy, options, true, alternatives);
   }
 
-  private PlanStore(Path dir, String strategy, Planner.Options options, boolean shippedPlans) {
+  private PlanStore(Path dir, String strategy, Planner.Options options, boolean shippedPlans, int alternatives) {
+    if (alternatives < 0) {
+      throw new IllegalArgumentException("alternatives must not be negative, got " + alternatives);
+    }
     this.shippedPlans = shippedPlans;
+    this.alternatives = alternatives;
     if (!Planner.STRATEGIES.contains(strategy)) {
       throw new IllegalArgumentException("unknown strategy '" + strategy + "'");
     }
@@ -59,24 +81,70 @@ public final class PlanStore {
     return strategy;
   }
 
-  /** Plans every lost index of {@code code} that is not stored yet; returns how many it computed. */
+  /**
+   * Plans every lost index of {@code code} that is not stored yet, with its alternatives (those
+   * of a stored plan are taken as stored: they are searched together); returns how many plans
+   * it computed.
+   */
   public int precompute(CodeSpec code) {
     RepairableCode c = code.create(RegionCoders.best());
     int computed = 0;
     for (int lost = 0; lost < code.n(); lost++) {
-      String key = key(code, lost);
-      if (lookup(code, lost).isEmpty()) {
-        Plan p = Planner.plan(c, lost, strategy, options);
-        put(key, p, code, lost);
+      if (lookup(code, lost).isPresent()) {
+        continue;
+      }
+      Plan first = Planner.plan(c, lost, strategy, options);
+      put(key(code, lost, 0), first, code, lost);
+      computed++;
+      java.util.TreeSet<Integer> taken = new java.util.TreeSet<>();
+      Plan last = first;
+      for (int alt = 1; alt <= alternatives; alt++) {
+        for (int node : last.computingNodes()) {
+          taken.add(node);
+        }
+        if (taken.isEmpty() || taken.size() >= code.n() - 1) {
+          break; // nothing computes, or no helper is left to compute
+        }
+        Plan p = Planner.plan(c, lost, strategy,
+            options.withNoCompute(taken.stream().mapToInt(Integer::intValue).toArray()));
         computed++;
+        if (!asGoodAs(p, first)) {
+          break;
+        }
+        put(key(code, lost, alt), p, code, lost);
+        last = p;
       }
     }
     return computed;
   }
 
+  /** Whether an alternative is worth keeping beside the first plan of its lost index. */
+  static boolean asGoodAs(Plan alternative, Plan first) {
+    return alternative.computingNodes().length > 0
+        && alternative.point().maxLoad() <= first.point().maxLoad()
+        && alternative.point().bandwidth() <= ALTERNATIVE_BANDWIDTH * first.point().bandwidth();
+  }
+
   /** The stored plan, from memory, the directory or (for {@link #withShippedPlans}) the jar; never searches. */
   public Optional<Plan> lookup(CodeSpec code, int lost) {
-    String key = key(code, lost);
+    return lookup(code, lost, 0);
+  }
+
+  /** The stored plan and its stored alternatives (first the plan itself; empty if none is stored); never searches. */
+  public java.util.List<Plan> lookupAll(CodeSpec code, int lost) {
+    java.util.List<Plan> all = new java.util.ArrayList<>();
+    for (int alt = 0; alt <= alternatives; alt++) {
+      Optional<Plan> p = lookup(code, lost, alt);
+      if (p.isEmpty()) {
+        break;
+      }
+      all.add(p.get());
+    }
+    return all;
+  }
+
+  private Optional<Plan> lookup(CodeSpec code, int lost, int alt) {
+    String key = key(code, lost, alt);
     Plan p = plans.get(key);
     if (p == null && shippedPlans) {
       p = shipped(key);
@@ -139,12 +207,13 @@ public final class PlanStore {
     }
   }
 
-  private String key(CodeSpec code, int lost) {
+  private String key(CodeSpec code, int lost, int alt) {
     if (lost < 0 || lost >= code.n()) {
       throw new IllegalArgumentException("lost index " + lost + " outside 0.." + (code.n() - 1));
     }
     return code.codec() + "-" + code.k() + "-" + code.m() + "_" + strategy + "_lost" + lost
         + (options.outsideRequestor() ? "_outside" : "") + "_seed" + options.seed()
-        + (options.transform() == null ? "" : "_" + options.transform().replace('+', '-'));
+        + (options.transform() == null ? "" : "_" + options.transform().replace('+', '-'))
+        + (alt == 0 ? "" : "_alt" + alt);
   }
 }

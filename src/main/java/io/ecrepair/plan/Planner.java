@@ -40,8 +40,10 @@ public final class Planner {
    * weighted path selection for the pipelines.
    */
   public record Options(long seed, double timeLimitSeconds, String transform, int restarts, long moveBudget,
-                        double[][] linkWeights, boolean outsideRequestor, int sliceBytes, int maxLoad) {
+                        double[][] linkWeights, boolean outsideRequestor, int sliceBytes, int maxLoad,
+                        int[] noCompute) {
     public Options {
+      noCompute = noCompute == null ? new int[0] : IntStream.of(noCompute).sorted().distinct().toArray();
       if (timeLimitSeconds <= 0) {
         throw new IllegalArgumentException("time limit must be positive, got " + timeLimitSeconds);
       }
@@ -61,42 +63,42 @@ public final class Planner {
     }
 
     public static Options defaults() {
-      return new Options(1, 60, null, 0, 0, null, false, DEFAULT_SLICE, 0);
+      return new Options(1, 60, null, 0, 0, null, false, DEFAULT_SLICE, 0, null);
     }
 
     public Options withSeed(long s) {
       return new Options(s, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, outsideRequestor,
-          sliceBytes, maxLoad);
+          sliceBytes, maxLoad, noCompute);
     }
 
     public Options withTimeLimit(double t) {
       return new Options(seed, t, transform, restarts, moveBudget, linkWeights, outsideRequestor, sliceBytes,
-          maxLoad);
+          maxLoad, noCompute);
     }
 
     public Options withTransform(String t) {
       return new Options(seed, timeLimitSeconds, t, restarts, moveBudget, linkWeights, outsideRequestor,
-          sliceBytes, maxLoad);
+          sliceBytes, maxLoad, noCompute);
     }
 
     public Options withRestarts(int r) {
       return new Options(seed, timeLimitSeconds, transform, r, moveBudget, linkWeights, outsideRequestor,
-          sliceBytes, maxLoad);
+          sliceBytes, maxLoad, noCompute);
     }
 
     public Options withMoveBudget(long b) {
       return new Options(seed, timeLimitSeconds, transform, restarts, b, linkWeights, outsideRequestor,
-          sliceBytes, maxLoad);
+          sliceBytes, maxLoad, noCompute);
     }
 
     public Options withLinkWeights(double[][] w) {
       return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, w, outsideRequestor,
-          sliceBytes, maxLoad);
+          sliceBytes, maxLoad, noCompute);
     }
 
     public Options withOutsideRequestor(boolean o) {
       return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, o, sliceBytes,
-          maxLoad);
+          maxLoad, noCompute);
     }
 
     /**
@@ -105,12 +107,22 @@ public final class Planner {
      */
     public Options withMaxLoad(int cap) {
       return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, outsideRequestor, sliceBytes,
-          cap);
+          cap, noCompute);
+    }
+
+    /**
+     * Nodes that may only send their own sub-chunks, never compute a vertex (none by default):
+     * plans for the same loss whose computing roles fall on other nodes, so a repair can spread
+     * them over a busy cluster.
+     */
+    public Options withNoCompute(int... nodes) {
+      return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, outsideRequestor,
+          sliceBytes, maxLoad, nodes);
     }
 
     public Options withSliceBytes(int s) {
       return new Options(seed, timeLimitSeconds, transform, restarts, moveBudget, linkWeights, outsideRequestor, s,
-          maxLoad);
+          maxLoad, noCompute);
     }
   }
 
@@ -119,8 +131,11 @@ public final class Planner {
   /** Plans the repair of block {@code lost} of {@code code}. */
   public static Plan plan(RepairableCode code, int lost, String strategy, Options o) {
     checkStrategy(strategy);
-    RepairProblem base = RepairProblem.forCode(code, lost, o.outsideRequestor());
+    RepairProblem base = RepairProblem.forCode(code, lost, o.outsideRequestor()).withoutCandidates(o.noCompute());
     if (strategy.startsWith("pipeline")) {
+      if (o.noCompute().length > 0) {
+        throw new IllegalArgumentException("a pipeline computes on every helper: it takes no nodes that may not compute");
+      }
       return pipeline(code, base, strategy, o);
     }
     return plan(base, strategy, o);
@@ -188,6 +203,12 @@ public final class Planner {
     if (transforms.contains("chain")) {
       chained = base.withGraph(GraphTransforms.apply("chain", base.graph()));
       pipeColor = Pipelines.pathColoring(chained);
+      if (!chained.admits(pipeColor)) {
+        chained = null; // the chain would compute on a node that may not: no pipeline start
+        transforms = transforms.stream().filter(t -> !t.equals("chain")).toList();
+      }
+    }
+    if (chained != null) {
       Point pipe = Traffic.of(chained.graph(), pipeColor, chained.nodeCount()).point();
       merged.offer(pipe, new int[0]);
       tried.put("pipeline", Map.of("maxLoad", pipe.maxLoad(), "bandwidth", pipe.bandwidth()));

@@ -110,6 +110,29 @@ public final class RepairProblem {
     return new RepairProblem(other, blockCount, requestor, explicitCandidates ? candidates : null);
   }
 
+  /**
+   * The same problem with {@code excluded} no longer candidates: those nodes only send their
+   * own sub-chunks (the requestor always stays a candidate). No exclusion returns this problem.
+   */
+  public RepairProblem withoutCandidates(int[] excluded) {
+    if (excluded.length == 0) {
+      return this;
+    }
+    int[] kept = IntStream.of(candidates)
+        .filter(c -> c == requestor || IntStream.of(excluded).noneMatch(x -> x == c)).toArray();
+    return new RepairProblem(graph, blockCount, requestor, kept);
+  }
+
+  /** Whether {@code color} respects the fixed colors and the candidates. */
+  public boolean admits(int[] color) {
+    try {
+      checkColoring(color);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   public Ecdag graph() {
     return graph;
   }

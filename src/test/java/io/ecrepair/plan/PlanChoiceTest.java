@@ -36,4 +36,24 @@ class PlanChoiceTest {
     elsewhere[1] = parallel.traffic().in(1) == 0 ? 1L << 40 : 0;
     assertEquals(0, PlanChoice.soonest(both, elsewhere, 4096));
   }
+
+  @Test
+  void equalPlansGoWhereTheHelpersAreIdleOrInTurn() {
+    Planner.Options o = Planner.Options.defaults().withTimeLimit(20);
+    Plan first = Planner.plan(CLAY, 0, "fast", o);
+    Plan other = Planner.plan(CLAY, 0, "fast", o.withNoCompute(first.computingNodes()));
+    assertEquals(first.point(), other.point(), "an alternative as good as the first");
+    List<Traffic> both = List.of(first.traffic(), other.traffic());
+    // Idle: a full tie, decided by the preference, so simultaneous tasks spread.
+    assertEquals(0, PlanChoice.soonest(both, new long[14], 4096, 0));
+    assertEquals(1, PlanChoice.soonest(both, new long[14], 4096, 1));
+    assertEquals(0, PlanChoice.soonest(both, new long[14], 4096, 2));
+    // The requestor is the busiest node of both plans; the next busiest decides: one computing
+    // helper of the first plan is busy, so the other plan is taken whatever the preference.
+    long[] backlog = new long[14];
+    backlog[0] = 100L << 20;
+    backlog[first.computingNodes()[0]] = 8L << 20;
+    assertEquals(1, PlanChoice.soonest(both, backlog, 4096, 0));
+    assertEquals(1, PlanChoice.soonest(both, backlog, 4096, 1));
+  }
 }

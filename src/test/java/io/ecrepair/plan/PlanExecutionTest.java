@@ -64,6 +64,38 @@ class PlanExecutionTest {
   }
 
   @Test
+  void alternativesComputeOnOtherNodesAndExecute() {
+    Planner.Options o = Planner.Options.defaults().withMoveBudget(300_000).withTimeLimit(20).withSliceBytes(8);
+    CodeSpec spec = Policy.parse("CLAY-6-3-1024k").code();
+    RepairableCode code = spec.create(RegionCoders.best());
+    Path dir = tmp.resolve("alternatives");
+    PlanStore store = new PlanStore(dir, "fast", o, 2);
+    assertTrue(store.precompute(spec) > spec.n(), "alternatives were searched");
+    PlanStore reopened = new PlanStore(dir, "fast", o, 2);
+    int alternatives = 0;
+    for (int lost = 0; lost < spec.n(); lost++) {
+      List<Plan> all = reopened.lookupAll(spec, lost);
+      assertEquals(store.lookupAll(spec, lost).size(), all.size(), "alternatives reload, lost " + lost);
+      java.util.Set<Integer> taken = new java.util.HashSet<>();
+      for (Plan p : all) {
+        for (int node : p.computingNodes()) {
+          assertTrue(taken.add(node), "lost " + lost + ": node " + node + " computes in two of its plans");
+        }
+        assertTrue(PlanStore.asGoodAs(p, all.get(0)), p + " vs " + all.get(0));
+        assertTrue(PlanCheck.run(code, p, lost, 16, 2, o.sliceBytes(), lost + 1, RegionCoders.best()).ok(),
+            "lost " + lost + " " + p);
+      }
+      alternatives += all.size() - 1;
+    }
+    assertTrue(alternatives >= spec.n(), "every lost index of CLAY-6-3 has another plan: " + alternatives);
+    // A plan may not compute on a node it was told to spare.
+    Plan spared = Planner.plan(code, 0, "fast", o.withNoCompute(3, 4, 5));
+    for (int node : spared.computingNodes()) {
+      assertTrue(node < 3 || node > 5, "node " + node + " computes: " + spared);
+    }
+  }
+
+  @Test
   void outsideRequestorPlansExecuteToo() {
     Planner.Options o = Planner.Options.defaults().withMoveBudget(300_000).withOutsideRequestor(true);
     for (String policy : new String[] {"CLAY-4-2-1024k", "RS-6-3-1024k"}) {

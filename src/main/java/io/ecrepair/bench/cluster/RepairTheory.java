@@ -36,13 +36,14 @@ public final class RepairTheory {
 
   /**
    * Blocks moved between nodes to rebuild internal block {@code lost} with the code's parallel
-   * plan (its repair bandwidth), or the central repair's when no plan is stored.
+   * plans (their mean repair bandwidth: a task runs one of them, chosen by load, and they differ
+   * by at most 10%), or the central repair's when no plan is stored.
    */
   public static double parallelBlocks(String policy, int lost) {
     CodeSpec spec = Policy.parse(policy).code();
-    return io.ecrepair.hdfs.RepairCatalog.parallelPlan(spec, lost)
-        .map(p -> (double) p.traffic().bandwidth() / p.graph().subchunkCount())
-        .orElseGet(() -> blocksRead(policy, lost));
+    return io.ecrepair.hdfs.RepairCatalog.parallelPlans(spec, lost).stream()
+        .mapToDouble(p -> (double) p.traffic().bandwidth() / p.graph().subchunkCount())
+        .average().orElseGet(() -> blocksRead(policy, lost));
   }
 
   /** What HDFS's own reconstruction reads for any lost block: k whole blocks. */

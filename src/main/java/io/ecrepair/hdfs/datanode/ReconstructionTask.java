@@ -22,13 +22,13 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.IntStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -316,10 +316,11 @@ final class ReconstructionTask implements Runnable {
   }
 
   /**
-   * Rebuilds the full rows of the lost block with the code's parallel plan across the helpers'
-   * repair agents; returns the rows written: all full rows, those before the run stopped, or 0
-   * when no plan applies (none stored yet, a helper of the plan without a source, no full row,
-   * or cells that do not split into whole sub-chunks).
+   * Rebuilds the full rows of the lost block with one of the code's parallel plans across the
+   * helpers' repair agents; returns the rows written: all full rows, those before the run
+   * stopped, or 0 when no plan applies (none stored yet, a helper of every plan without a
+   * source, no full row, cells that do not split into whole sub-chunks, or the central plan
+   * expected to finish first).
    */
   private int parallel(CodeSpec spec, int lost, Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout,
                        long groupLength, TargetWriter writer) throws IOException {
@@ -329,49 +330,52 @@ final class ReconstructionTask implements Runnable {
       return 0;
     }
     long planStart = System.nanoTime();
-    Optional<Plan> found = RepairCatalog.parallelPlan(spec, lost);
-    if (found.isEmpty()) {
-      planNanos += System.nanoTime() - planStart;
-      LOG.info("ec-repair: no parallel plan for {} lost {} yet; repairing {} centrally", spec, lost, order);
-      return 0;
-    }
-    Plan plan = found.get();
-    Map<Integer, NodePart> parts = RepairCatalog.parts(plan);
-    if (plan.problem().requestor() != lost || !parts.containsKey(lost)) {
-      return 0;
-    }
-    for (int node : parts.keySet()) {
-      if (node != lost && (sources.get(node) == null || sources.get(node).isEmpty())) {
-        LOG.info("ec-repair: the parallel plan of {} needs internal block {}, which has no source; central repair",
-            order, node);
-        return 0;
+    List<Plan> candidates = new ArrayList<>();
+    for (Plan p : RepairCatalog.parallelPlans(spec, lost)) {
+      if (p.problem().requestor() == lost && RepairCatalog.parts(p).containsKey(lost)
+          && RepairCatalog.parts(p).keySet().stream().allMatch(u -> u == lost || hasSource(sources, u))) {
+        candidates.add(p);
       }
     }
-    // The plan that should finish first, given what the nodes' downlinks still carry for other
-    // repairs (weighed once the central plan is ready: it is built in the background).
-    Optional<Plan> centralReady = RepairCatalog.centralPlanIfReady(spec, lost);
-    if (centralReady.isEmpty()) {
+    if (candidates.isEmpty()) {
       planNanos += System.nanoTime() - planStart;
-      return distributed(plan, parts, lost, sources, layout, groupLength, fullRows, ctx.planPieceBytes(), writer,
-          "parallel");
+      LOG.info("ec-repair: no parallel plan for {} lost {} whose helpers all have a source; repairing {} centrally",
+          spec, lost, order);
+      return 0;
     }
-    Plan central = centralReady.get();
-    int[] helpers = parts.keySet().stream().filter(u -> u != lost).mapToInt(Integer::intValue).toArray();
-    long[] probed = AgentLoads.probe(ctx, helpers, sources);
+    // The plan that should finish first, given what the nodes' downlinks still carry for other
+    // repairs; the central plan competes once it is ready (it is built in the background).
+    int parallelCount = candidates.size();
+    RepairCatalog.centralPlanIfReady(spec, lost).ifPresent(candidates::add);
+    int chosen = 0;
     long[] backlog = new long[spec.n()];
-    for (int i = 0; i < helpers.length; i++) {
-      backlog[helpers[i]] = probed[i];
+    if (candidates.size() > 1) {
+      int[] receivers = IntStream.range(0, spec.n())
+          .filter(u -> u != lost && candidates.stream().anyMatch(p -> p.traffic().in(u) > 0)).toArray();
+      long[] probed = AgentLoads.probe(ctx, receivers, sources);
+      for (int i = 0; i < receivers.length; i++) {
+        backlog[receivers[i]] = probed[i];
+      }
+      backlog[lost] = ctx.inbound().get();
+      long unit = (long) cellSize / spec.subPacketization() * fullRows;
+      // Equal plans are taken in turn by group, so simultaneous tasks do not all load the first.
+      int prefer = (int) Math.floorMod(order.blockGroup().getBlockId() >> 4, (long) parallelCount);
+      chosen = PlanChoice.soonest(candidates.stream().map(Plan::traffic).toList(), backlog, unit, prefer);
     }
-    backlog[lost] = ctx.inbound().get();
-    long unit = (long) cellSize / spec.subPacketization() * fullRows;
     planNanos += System.nanoTime() - planStart;
-    if (PlanChoice.soonest(List.of(plan.traffic(), central.traffic()), backlog, unit) != 0) {
+    if (chosen >= parallelCount) {
       LOG.info("ec-repair: {} is rebuilt centrally: with the DataNodes' backlog {} the central plan should finish "
           + "first", order, Arrays.toString(backlog));
       return 0;
     }
-    return distributed(plan, parts, lost, sources, layout, groupLength, fullRows, ctx.planPieceBytes(), writer,
-        "parallel");
+    Plan plan = candidates.get(chosen);
+    return distributed(plan, RepairCatalog.parts(plan), lost, sources, layout, groupLength, fullRows,
+        ctx.planPieceBytes(), writer, "parallel");
+  }
+
+  private static boolean hasSource(Map<Integer, Deque<DatanodeInfo>> sources, int unit) {
+    Deque<DatanodeInfo> d = sources.get(unit);
+    return d != null && !d.isEmpty();
   }
 
   /**

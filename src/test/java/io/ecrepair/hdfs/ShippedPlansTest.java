@@ -1,0 +1,56 @@
+package io.ecrepair.hdfs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.codes.RepairableCode;
+import io.ecrepair.exec.PlanCheck;
+import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.layout.Policy;
+import io.ecrepair.plan.Plan;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The parallel plans shipped in the jar (dev-support/make-plans), as the DataNodes find them:
+ * one per lost index of every shipped Clay and Butterfly policy, each with its alternatives;
+ * every one rebuilds its block across simulated nodes and moves what its table says, and the
+ * alternatives of a lost index compute on nodes the earlier plans do not.
+ */
+class ShippedPlansTest {
+  private static final List<String> SHIPPED = List.of("CLAY-6-3-1024k", "CLAY-10-4-1024k", "CLAY-12-4-1024k",
+      "BUTTERFLY-4-2-1024k", "BUTTERFLY-6-2-1024k", "BUTTERFLY-10-2-1024k");
+
+  @Test
+  void everyShippedPlanAndAlternativeRepairs() {
+    int alternatives = 0;
+    for (String policy : SHIPPED) {
+      CodeSpec spec = Policy.parse(policy).code();
+      RepairableCode code = spec.create(RegionCoders.best());
+      for (int lost = 0; lost < spec.n(); lost++) {
+        List<Plan> plans = RepairCatalog.parallelPlans(spec, lost);
+        String where = policy + " lost " + lost;
+        assertFalse(plans.isEmpty(), where + ": no plan ships");
+        Set<Integer> computing = new HashSet<>();
+        for (Plan p : plans) {
+          assertEquals(lost, p.problem().requestor(), where);
+          assertTrue(p.traffic().in(lost) < p.traffic().bandwidth(), where + ": the helpers compute: " + p);
+          assertTrue(p.point().maxLoad() <= plans.get(0).point().maxLoad(), where + ": " + p);
+          for (int node : p.computingNodes()) {
+            assertTrue(computing.add(node), where + ": node " + node + " computes in two plans");
+          }
+          PlanCheck.Report r = PlanCheck.run(code, p, lost, 4, 1, 4 * p.graph().subchunkCount(), lost + 7,
+              RegionCoders.best());
+          assertTrue(r.ok(), where + ": " + p + " repaired " + r.repairedMatches() + ", traffic " + r.trafficMatches());
+        }
+        alternatives += plans.size() - 1;
+      }
+    }
+    // Clay's minimum-load plans compute on a few helpers: every lost index has others.
+    assertTrue(alternatives >= 9 + 14 + 16, "alternatives shipped: " + alternatives);
+  }
+}
