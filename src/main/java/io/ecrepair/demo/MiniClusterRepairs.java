@@ -1,8 +1,9 @@
 package io.ecrepair.demo;
 
 import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
-import io.ecrepair.hdfs.datanode.ReconstructionLog;
-import io.ecrepair.hdfs.datanode.TaskReport;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.TaskReport;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -124,7 +125,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
     this.progress = progress;
     this.baseDir = Files.createTempDirectory("ec-repair-minicluster");
     Configuration defaults = new Configuration(false);
-    defaults.setBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, true);
+    defaults.setBoolean(DataNodeKeys.TIME_STOCK_TASKS_KEY, true);
     defaults.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 20);
     Configuration c = pluginConf(defaults, extra);
     this.conf = c;

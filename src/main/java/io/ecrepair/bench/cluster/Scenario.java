@@ -12,8 +12,8 @@ import java.util.List;
  * (RS) or {@code POLICY+central} (Clay, Butterfly), e.g. {@code CLAY-10-4-4096k+central}.
  */
 public record Scenario(String policy, boolean pluginRebuildsRs, boolean central) {
-  public static final String REBUILD_RS_KEY = io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin.REBUILD_RS_KEY;
-  public static final String PARALLEL_KEY = io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin.PARALLEL_KEY;
+  public static final String REBUILD_RS_KEY = io.ecrepair.hdfs.task.DataNodeKeys.REBUILD_RS_KEY;
+  public static final String PARALLEL_KEY = io.ecrepair.hdfs.task.DataNodeKeys.PARALLEL_KEY;
 
   /**
    * CLAY-10-4 with 4 MiB cells, the top of DESIGN's recommended 1-4 MiB: HDFS's block reads

@@ -1,5 +1,9 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.task.ReconstructionTask;
+import io.ecrepair.hdfs.task.ReconstructionOrder;
+import io.ecrepair.hdfs.task.ReconstructionContext;
+
 import io.ecrepair.hdfs.RepairCatalog;
 import java.util.concurrent.ThreadPoolExecutor;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;

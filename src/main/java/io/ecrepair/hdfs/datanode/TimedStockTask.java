@@ -1,5 +1,10 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.ReconstructionOrder;
+import io.ecrepair.hdfs.task.ReconstructionContext;
+import io.ecrepair.hdfs.task.TaskReport;
+
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.hdfs.server.datanode.erasurecode.EcRepairReconstructionAccess;
@@ -8,7 +13,7 @@ import org.apache.hadoop.hdfs.server.datanode.erasurecode.EcRepairReconstruction
  * HDFS's own reconstruction task, run unchanged, with its wall time and its bytes read and
  * written (its own counters) recorded in {@link ReconstructionLog}: what
  * {@code bench reconstruction} and {@code demo} compare our repairs with. Only with
- * {@value EcRepairDataNodePlugin#TIME_STOCK_TASKS_KEY}.
+ * {@value io.ecrepair.hdfs.task.DataNodeKeys#TIME_STOCK_TASKS_KEY}.
  */
 final class TimedStockTask implements Runnable {
   private final ReconstructionContext ctx;

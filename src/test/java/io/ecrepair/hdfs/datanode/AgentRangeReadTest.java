@@ -1,5 +1,10 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.agent.ReadFaults;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,8 +45,8 @@ class AgentRangeReadTest {
 
   private static Configuration agents(boolean tokens) {
     Configuration extra = new Configuration(false);
-    extra.setInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 7);
-    extra.setBoolean(EcRepairDataNodePlugin.PARALLEL_KEY, false); // central repairs, helpers read through agents
+    extra.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
+    extra.setBoolean(DataNodeKeys.PARALLEL_KEY, false); // central repairs, helpers read through agents
     extra.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, tokens);
     return extra;
   }

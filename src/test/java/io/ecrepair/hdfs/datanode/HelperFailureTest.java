@@ -1,5 +1,9 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.agent.ReadFaults;
+import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,6 +1,10 @@
 package io.ecrepair.hdfs.datanode;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.agent.ReadFaults;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.TaskReport;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,7 +51,7 @@ class ParallelRepairTest {
 
   private static Configuration parallel(boolean tokens) {
     Configuration extra = new Configuration(false);
-    extra.setInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 7);
+    extra.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
     extra.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, tokens);
     return extra;
   }
@@ -192,35 +196,5 @@ class ParallelRepairTest {
       sum += EcRepairDataNodePlugin.metrics(dn).getOrDefault(name, 0L);
     }
     return sum;
-  }
-
-  @Test
-  void partRequestsRoundTrip() throws Exception {
-    Plan plan = RepairCatalog.parallelPlan(new CodeSpec("clay", 10, 4), 0).orElseThrow();
-    var parts = RepairCatalog.parts(plan);
-    var part = parts.get(2);
-    var block = new org.apache.hadoop.hdfs.protocol.ExtendedBlock("bp", 5, 4L * 256 * 1024, 7);
-    var peers = new java.util.TreeMap<Integer, PlanPartRequest.Peer>();
-    part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", 1000 + g.peer())));
-    PlanPartRequest req = new PlanPartRequest(1, 2, block, new org.apache.hadoop.security.token.Token<>(), 3L << 18,
-        256 * 1024,
-        1024, 0, 4, 512, part, peers);
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    req.write(new java.io.DataOutputStream(bytes));
-    java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()));
-    assertEquals(PlanPartRequest.MAGIC, in.readInt());
-    PlanPartRequest back = PlanPartRequest.readAfterMagic(in);
-    assertEquals(part.valuesIn(), back.part().valuesIn());
-    assertEquals(part.valuesOut(), back.part().valuesOut());
-    assertEquals(part.steps().size(), back.part().steps().size());
-    assertArrayEquals(part.leafSubchunks(), back.part().leafSubchunks());
-    assertEquals(peers, back.peers());
-    assertEquals(3L << 18, back.readLimit());
-    // Truncated anywhere: an IOException, never another error.
-    byte[] all = bytes.toByteArray();
-    for (int cut = 4; cut < all.length; cut += Math.max(1, all.length / 200)) {
-      java.io.DataInputStream t = new java.io.DataInputStream(new java.io.ByteArrayInputStream(all, 4, cut - 4));
-      org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> PlanPartRequest.readAfterMagic(t));
-    }
   }
 }

@@ -1,5 +1,11 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.agent.RepairAgent;
+import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.agent.ReadFaults;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,10 +46,10 @@ class PipelinedRepairTest {
 
   private static Configuration chains(boolean tokens) {
     Configuration extra = new Configuration(false);
-    extra.setInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 7);
+    extra.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
     // 4 KiB slices: 16 per cell, so an agent reuses its slice buffers within a block.
-    extra.setInt(EcRepairDataNodePlugin.PIPELINE_SLICE_KB_KEY, 4);
-    extra.setBoolean(EcRepairDataNodePlugin.REBUILD_RS_KEY, true);
+    extra.setInt(DataNodeKeys.PIPELINE_SLICE_KB_KEY, 4);
+    extra.setBoolean(DataNodeKeys.REBUILD_RS_KEY, true);
     extra.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, tokens);
     return extra;
   }

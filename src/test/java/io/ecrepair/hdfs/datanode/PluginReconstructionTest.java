@@ -1,5 +1,9 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -106,9 +110,9 @@ class PluginReconstructionTest {
                    boolean rebuildRs) throws Exception {
     org.apache.hadoop.conf.Configuration extra = new org.apache.hadoop.conf.Configuration(false);
     extra.setBoolean(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_KEY, validation);
-    extra.setBoolean(EcRepairDataNodePlugin.REBUILD_RS_KEY, rebuildRs);
+    extra.setBoolean(DataNodeKeys.REBUILD_RS_KEY, rebuildRs);
     boolean stock = codec.equals("rs") && !rebuildRs;
-    extra.setBoolean(EcRepairDataNodePlugin.TIME_STOCK_TASKS_KEY, stock);
+    extra.setBoolean(DataNodeKeys.TIME_STOCK_TASKS_KEY, stock);
     // n + 1 DataNodes for the first loss, two more for the double loss (MiniDFSCluster cannot
     // add DataNodes once one was stopped).
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), k + m + (m >= 2 ? 3 : 1), codec, k, m,

@@ -1,5 +1,8 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.hdfs.task.DataNodeKeys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,7 +59,7 @@ final class RepairCluster implements AutoCloseable {
     Configuration conf = io.ecrepair.demo.MiniClusterRepairs.pluginConf(testDefaults, extra);
     this.conf = conf;
     MiniDFSCluster.Builder builder = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes);
-    int agentOffset = conf.getInt(EcRepairDataNodePlugin.AGENT_PORT_OFFSET_KEY, 0);
+    int agentOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
     if (agentOffset > 0) {
       // Agents listen on the transfer port + offset: give each DataNode a transfer port whose partner is free.
       builder.checkDataNodeAddrConfig(true).dataNodeConfOverlays(agentPorts(dataNodes, agentOffset));

@@ -1,0 +1,50 @@
+package io.ecrepair.hdfs.agent;
+
+import io.ecrepair.gf.BufferPool;
+import io.ecrepair.gf.RegionCoder;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+
+/**
+ * What a repair agent, and a task talking to agents, needs of its DataNode: the DataNode and
+ * its configuration, shared threads and buffers, and the load it reports. The task side's
+ * context implements it, so the agent knows nothing of reconstruction tasks.
+ */
+public interface AgentContext {
+  DataNode datanode();
+
+  Configuration conf();
+
+  /** The DataNode's transfer address, naming it in logs and reports. */
+  String name();
+
+  /** Threads for blocking work (helper reads, inbound streams, probes). */
+  ExecutorService readPool();
+
+  /** Buffers the DataNode's repairs reuse. */
+  BufferPool buffers();
+
+  RegionCoder coder();
+
+  /** A participant that delivered nothing this long is given up. */
+  long stallMillis();
+
+  /** The receive buffer of a helper connection, bytes; 0 = autotuned. */
+  int helperReceiveBufferBytes();
+
+  /** Where {@code helper}'s repair agent listens. */
+  InetSocketAddress agentAddress(DatanodeInfo helper);
+
+  /**
+   * Bytes this DataNode's repairs (its tasks and the parts its agent runs) still expect to
+   * receive: what its downlink has yet to carry for them. The agent answers load probes with it.
+   */
+  AtomicLong inbound();
+
+  /** The distributed repairs this DataNode takes part in, coordinator or helper. */
+  PlanSessions sessions();
+}

@@ -1,0 +1,46 @@
+package io.ecrepair.hdfs.agent;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+
+/**
+ * What the helpers' downlinks still have to carry: each helper's repair agent is asked (all at
+ * once, a short wait) how many bytes the repairs on its DataNode still expect to receive; one
+ * that does not answer in time counts as unknown (-1). The plan decides with it (which helper heads a
+ * chain, which plan a task runs); this class only asks.
+ */
+public final class AgentLoads {
+  /**
+   * How long a load probe may take. An agent slower than that counts as unknown, not busy: in a
+   * bench cluster recovery, taking slow answers for busy links sent the last tasks to central
+   * repair on a loaded cluster, and they decided the recovery time.
+   */
+  private static final int PROBE_TIMEOUT_MS = 500;
+
+  private AgentLoads() {}
+
+  /** The load of the agent of each unit's first source, in the order of {@code units}. */
+  public static long[] probe(AgentContext ctx, int[] units, Map<Integer, Deque<DatanodeInfo>> sources) {
+    List<Future<Long>> asked = new ArrayList<>();
+    for (int u : units) {
+      InetSocketAddress agent = ctx.agentAddress(sources.get(u).peekFirst());
+      asked.add(ctx.readPool().submit(() -> RepairAgent.inboundLoad(agent, PROBE_TIMEOUT_MS)));
+    }
+    long[] loads = new long[units.length];
+    for (int i = 0; i < loads.length; i++) {
+      try {
+        loads[i] = asked.get(i).get(2L * PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+      } catch (Exception e) {
+        loads[i] = -1;
+        asked.get(i).cancel(true);
+      }
+    }
+    return loads;
+  }
+}

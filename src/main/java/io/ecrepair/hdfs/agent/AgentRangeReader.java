@@ -1,0 +1,140 @@
+package io.ecrepair.hdfs.agent;
+
+import io.ecrepair.hdfs.transfer.BlockRangeReader;
+import io.ecrepair.hdfs.transfer.RangeListener;
+import io.ecrepair.hdfs.transfer.RangeSource;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.List;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.util.DataChecksum;
+
+/**
+ * Reads a helper's ranges from the helper's repair agent in one request ({@link RangeRequest})
+ * and verifies every chunk against the checksums stored with the replica.
+ */
+public final class AgentRangeReader implements RangeSource {
+  /** The largest frame an agent sends is 64 KiB at 512 bytes per checksum; this allows larger chunks. */
+  private static final int MAX_FRAME = 16 << 20;
+
+  private final DatanodeInfo source;
+  private final InetSocketAddress agent;
+  private final ExtendedBlock block;
+  private final DataNodeConnector connector;
+  private final int connectTimeoutMs;
+  private final int readTimeoutMs;
+  private final RangeListener listener;
+  private volatile Socket socket;
+  private volatile DataChecksum checksum;
+  private volatile boolean closed;
+
+  public AgentRangeReader(DatanodeInfo source, InetSocketAddress agent, ExtendedBlock block, DataNodeConnector connector,
+                   int connectTimeoutMs, int readTimeoutMs, RangeListener listener) {
+    this.source = source;
+    this.agent = agent;
+    this.block = block;
+    this.connector = connector;
+    this.connectTimeoutMs = connectTimeoutMs;
+    this.readTimeoutMs = readTimeoutMs;
+    this.listener = listener;
+  }
+
+  @Override
+  public void read(List<long[]> ranges, BlockRangeReader.Sink sink) throws IOException, InterruptedException {
+    if (ranges.isEmpty()) {
+      return;
+    }
+    String name = block + " from the repair agent of " + source;
+    Socket s = new Socket();
+    socket = s;
+    try {
+      if (closed) {
+        throw new IOException("reader for " + name + " is closed");
+      }
+      s.setTcpNoDelay(true);
+      DataNodeConnector.limitReceiveWindow(s, connector.receiveBufferBytes());
+      NetUtils.connect(s, agent, connectTimeoutMs);
+      s.setSoTimeout(readTimeoutMs);
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 8 * 1024));
+      new RangeRequest(block, connector.token(block), ranges).write(out);
+      out.flush();
+      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 128 * 1024));
+      int status = in.readInt();
+      if (status != RangeRequest.OK) {
+        throw new IOException("reading " + name + ": " + (status == RangeRequest.ERROR ? in.readUTF()
+            : "unexpected answer " + status));
+      }
+      DataChecksum cs = DataChecksum.newDataChecksum(DataChecksum.Type.valueOf(in.readByte()), in.readInt());
+      if (cs == null || cs.getBytesPerChecksum() <= 0) {
+        throw new IOException("reading " + name + ": bad checksum in the answer");
+      }
+      checksum = cs;
+      receive(in, cs, ranges, sink, name);
+    } finally {
+      IOUtils.closeSocket(s);
+    }
+  }
+
+  /** Hands the requested parts of each verified frame to the sink, range by range. */
+  private void receive(DataInputStream in, DataChecksum cs, List<long[]> ranges, BlockRangeReader.Sink sink,
+                       String name) throws IOException, InterruptedException {
+    int bpc = cs.getBytesPerChecksum();
+    byte[] bytes = new byte[0];
+    byte[] sums = new byte[0];
+    RangeDelivery delivery = new RangeDelivery(ranges, sink, listener, name);
+    while (true) {
+      int len = in.readInt();
+      if (len == RangeRequest.END) {
+        break;
+      }
+      if (len == RangeRequest.ERROR) {
+        throw new IOException("reading " + name + ": " + in.readUTF());
+      }
+      if (len < 0 || len > MAX_FRAME) {
+        throw new IOException("reading " + name + ": bad frame length " + len);
+      }
+      long offset = in.readLong();
+      int sumBytes = (len + bpc - 1) / bpc * cs.getChecksumSize();
+      if (bytes.length < len) {
+        bytes = new byte[len];
+      }
+      if (sums.length < sumBytes) {
+        sums = new byte[sumBytes];
+      }
+      in.readFully(sums, 0, sumBytes);
+      in.readFully(bytes, 0, len);
+      if (offset % bpc != 0) {
+        throw new IOException("reading " + name + ": a frame at " + offset + ", not on a chunk boundary");
+      }
+      delivery.piece(cs, offset, bytes, len, sums, sumBytes);
+    }
+    delivery.finish();
+  }
+
+  @Override
+  public DataChecksum checksum() {
+    return checksum;
+  }
+
+  @Override
+  public DatanodeInfo source() {
+    return source;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    Socket s = socket;
+    if (s != null) {
+      IOUtils.closeSocket(s);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package io.ecrepair.hdfs.agent;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.zip.CRC32C;
+
+/**
+ * Frames of values between the participants of a distributed repair: {@code int length > 0,
+ * int crc32c, bytes}; {@code int 0} ends a stream, {@code int -1} and a message reports an
+ * error. Every frame's checksum is verified where it is received, so a byte changed on the
+ * way (or by a faulty sender's memory) fails the repair instead of entering the block.
+ *
+ * <p>A value stream opens with {@link #STREAM_MAGIC}, the version, the session and the
+ * sending node.
+ */
+final class PlanFrames {
+  static final int STREAM_MAGIC = 0x45435053; // "ECPS"
+  static final int VERSION = 1;
+  static final int END = 0;
+  static final int ERROR = -1;
+
+  private PlanFrames() {}
+
+  /** A frame whose checksum did not match, or a stream that broke or said it failed. */
+  static final class FrameFailure extends IOException {
+    FrameFailure(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  static int crc(byte[] b, int off, int len) {
+    CRC32C c = new CRC32C();
+    c.update(b, off, len);
+    return (int) c.getValue();
+  }
+
+  static void writeStreamHeader(DataOutputStream out, long sessionHi, long sessionLo, int fromNode) throws IOException {
+    out.writeInt(STREAM_MAGIC);
+    out.writeInt(VERSION);
+    out.writeLong(sessionHi);
+    out.writeLong(sessionLo);
+    out.writeInt(fromNode);
+  }
+
+  /** Writes {@code len} bytes of {@code b} with their checksum ({@code crc} as computed by {@link #crc}). */
+  static void writeFrame(DataOutputStream out, byte[] b, int len, int crc) throws IOException {
+    out.writeInt(len);
+    out.writeInt(crc);
+    out.write(b, 0, len);
+  }
+
+  static void writeEnd(DataOutputStream out) throws IOException {
+    out.writeInt(END);
+    out.flush();
+  }
+
+  static void writeError(DataOutputStream out, String message) throws IOException {
+    out.writeInt(ERROR);
+    out.writeUTF(message.length() > 2000 ? message.substring(0, 2000) : message);
+    out.flush();
+  }
+
+  /**
+   * Reads the next frame of at most {@code maxLen} bytes and verifies its checksum; null at
+   * the end of the stream.
+   */
+  static byte[] readFrame(DataInputStream in, int maxLen, String from) throws IOException {
+    int len = in.readInt();
+    if (len == END) {
+      return null;
+    }
+    if (len == ERROR) {
+      throw new FrameFailure(from + " failed: " + in.readUTF(), null);
+    }
+    if (len < 0 || len > maxLen) {
+      throw new FrameFailure(from + " sent a frame of " + len + " bytes (at most " + maxLen + " expected)", null);
+    }
+    int crc = in.readInt();
+    byte[] b = new byte[len];
+    in.readFully(b);
+    if (crc(b, 0, len) != crc) {
+      throw new FrameFailure(from + " sent a frame of " + len + " bytes whose checksum does not match", null);
+    }
+    return b;
+  }
+}

@@ -1,0 +1,122 @@
+package io.ecrepair.hdfs.agent;
+
+import io.ecrepair.exec.PartRunner;
+import io.ecrepair.exec.SliceGeometry;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A helper's side of a distributed repair, on its repair agent: takes its {@link
+ * PlanPartRequest} (after the caller checked the block token), registers the session that
+ * receives other nodes' values, answers READY, and on GO runs its part slice by slice with
+ * {@link PartRunner}: its own sub-chunks from its replica, values from the other agents,
+ * values out to the agents that need them. It ends with DONE and the bytes it moved, or
+ * ERROR and why; the coordinator closing the control connection cancels it.
+ */
+final class PlanParticipant {
+  private static final Logger LOG = LoggerFactory.getLogger(PlanParticipant.class);
+
+  private final AgentContext ctx;
+  private final LocalRangeServer files;
+  private final AtomicLong inbound;
+
+  PlanParticipant(AgentContext ctx, LocalRangeServer files, AtomicLong inbound) {
+    this.ctx = ctx;
+    this.files = files;
+    this.inbound = inbound;
+  }
+
+  void serve(PlanPartRequest req, Socket control, DataInputStream in, DataOutputStream out) throws IOException {
+    String name = "part " + req.part().node() + " of repair " + Long.toHexString(req.sessionLo()) + " on "
+        + ctx.name();
+    SliceGeometry geometry = new SliceGeometry(req.firstRow(), req.rows(), req.subchunkBytes(), req.pieceBytes());
+    long expected = (long) req.part().valuesIn() * req.subchunkBytes() * req.rows();
+    PlanSession session = new PlanSession(name, req.part(), geometry.pieceBytes(), ctx.stallMillis(), inbound,
+        expected);
+    PlanSessions sessions = ctx.sessions();
+    sessions.register(req.sessionHi(), req.sessionLo(), session);
+    PeerSenders senders = null;
+    LeafRows leaves = null;
+    PartRunner runner = null;
+    try {
+      out.writeInt(PlanPartRequest.READY);
+      out.flush();
+      int go = in.readInt();
+      if (go != PlanPartRequest.GO) {
+        throw new IOException("the coordinator sent " + go + " instead of GO");
+      }
+      control.setSoTimeout(0);
+      ctx.readPool().submit(() -> watch(in, session));
+      Map<Integer, InetSocketAddress> agents = new TreeMap<>();
+      req.peers().forEach((node, p) -> agents.put(node, new InetSocketAddress(p.host(), p.port())));
+      DataNode dn = ctx.datanode();
+      senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), agents,
+          dn.getDnConf().getSocketTimeout(), dn.getDnConf().getSocketWriteTimeout(), ctx.stallMillis(),
+          ctx.readPool());
+      DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(dn.getDatanodeId()).build();
+      long[] read = {0};
+      LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes);
+      leaves = new LeafRows(local, req.part().leafSubchunks(), req.part().alpha(), geometry, req.cellSize(),
+          req.readLimit(), ctx.stallMillis(), ctx.buffers()).start(ctx.readPool());
+      runner = new PartRunner(req.part(), ctx.coder(), geometry.pieceBytes(), ctx.buffers());
+      PartRunner.Results none = (t, r, src, off, len) -> {
+        throw new IOException("a helper's part holds no repaired sub-chunk");
+      };
+      for (int t = 0; t < geometry.count(); t++) {
+        runner.runSlice(t, geometry.length(t), leaves, session, senders, none);
+      }
+      senders.finish(); // our ends first: a peer may be waiting for them before it sends its own
+      session.awaitEnds();
+      out.writeInt(PlanPartRequest.DONE);
+      out.writeLong(runner.bytesIn());
+      out.writeLong(runner.bytesOut());
+      out.writeLong(read[0]);
+      out.flush();
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      LOG.warn("ec-repair: {} failed: {}", name, e.toString());
+      session.cancel(e.toString());
+      try {
+        out.writeInt(PlanPartRequest.ERROR);
+        out.writeUTF(String.valueOf(e.getMessage()));
+        out.flush();
+      } catch (IOException ignored) {
+        // the coordinator is gone
+      }
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+    } finally {
+      sessions.remove(req.sessionHi(), req.sessionLo());
+      session.cancel("finished");
+      if (senders != null) {
+        senders.close();
+      }
+      // Threads that could still write into the buffers are stopped first.
+      boolean stopped = leaves == null || leaves.close();
+      if (runner != null && stopped) {
+        runner.close();
+      }
+    }
+  }
+
+  /** The coordinator closing the control connection (or sending anything) cancels the part. */
+  private void watch(DataInputStream in, PlanSession session) {
+    try {
+      in.read();
+    } catch (IOException e) {
+      // closed
+    }
+    session.cancel("the coordinator ended the repair");
+  }
+}

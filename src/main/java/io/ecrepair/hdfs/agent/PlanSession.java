@@ -1,0 +1,153 @@
+package io.ecrepair.hdfs.agent;
+
+import io.ecrepair.exec.NodePart;
+import io.ecrepair.exec.PartRunner;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.io.IOUtils;
+
+/**
+ * The receiving side of one node's part in a distributed repair: one bounded queue of frames
+ * per node that sends it values, filled by the agent threads that read those nodes' streams
+ * (checksums verified there) and emptied by the part's {@link PartRunner} as its
+ * {@link PartRunner.Inbox}. A full queue stops its stream's reader, so a fast sender is held
+ * back by TCP; a sender silent for a stall, a bad frame or a stream that ends early fails the
+ * part; {@link #cancel} ends it from outside.
+ */
+public final class PlanSession implements PartRunner.Inbox {
+  /** Frames queued per sender. */
+  private static final int WINDOW = 16;
+  private static final Object END = new Object();
+
+  private final String name;
+  private final long stallMillis;
+  private final int maxFrame;
+  private final Map<Integer, BlockingQueue<Object>> queues = new ConcurrentHashMap<>();
+  private final Set<Integer> attached = ConcurrentHashMap.newKeySet();
+  private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+  /** The agent's count of bytes still expected by its repairs (its downlink's backlog). */
+  private final AtomicLong inbound;
+  private long expected;
+  private volatile String cancelled;
+
+  /**
+   * @param expectedBytes what the part will receive in all, counted in {@code inbound} until it arrives
+   */
+  public PlanSession(String name, NodePart part, int pieceBytes, long stallMillis, AtomicLong inbound, long expectedBytes) {
+    this.name = name;
+    this.stallMillis = stallMillis;
+    int largest = 0;
+    for (NodePart.Group g : part.inbound()) {
+      queues.computeIfAbsent(g.peer(), p -> new ArrayBlockingQueue<>(WINDOW));
+      largest = Math.max(largest, g.vertices().length);
+    }
+    this.maxFrame = largest * pieceBytes;
+    this.inbound = inbound;
+    this.expected = expectedBytes;
+    inbound.addAndGet(expectedBytes);
+  }
+
+  String name() {
+    return name;
+  }
+
+  /**
+   * Reads node {@code from}'s stream into its queue until the stream ends (on the calling
+   * agent thread); a failure is queued for the part to meet.
+   */
+  void attach(int from, Socket socket, DataInputStream in) {
+    BlockingQueue<Object> q = queues.get(from);
+    if (q == null || !attached.add(from)) {
+      IOUtils.closeSocket(socket);
+      return; // not a sender of this part, or a second stream from it: nobody's frames are taken
+    }
+    sockets.add(socket);
+    String who = "node " + from + " of " + name;
+    try {
+      while (cancelled == null) {
+        byte[] f = PlanFrames.readFrame(in, maxFrame, who);
+        if (f != null) {
+          received(f.length);
+        }
+        if (!q.offer(f == null ? END : f, stallMillis, TimeUnit.MILLISECONDS)) {
+          throw new IOException(name + " took no frame from " + who + " for " + stallMillis + " ms");
+        }
+        if (f == null) {
+          return;
+        }
+      }
+    } catch (IOException | InterruptedException e) {
+      q.clear();
+      q.offer(new IOException("the stream from " + who + " failed: " + e, e));
+    } finally {
+      IOUtils.closeSocket(socket);
+      sockets.remove(socket);
+    }
+  }
+
+  @Override
+  public void receive(int slice, NodePart.Group group, ByteBuffer dst, int off, int len)
+      throws IOException, InterruptedException {
+    BlockingQueue<Object> q = queues.get(group.peer());
+    Object o = q.poll(stallMillis, TimeUnit.MILLISECONDS);
+    if (cancelled != null) {
+      throw new IOException(name + " was cancelled: " + cancelled);
+    }
+    if (o == null) {
+      throw new IOException("node " + group.peer() + " sent " + name + " nothing for " + stallMillis + " ms");
+    }
+    if (o instanceof IOException e) {
+      throw new PlanFrames.FrameFailure(String.valueOf(e.getMessage()), e);
+    }
+    if (o == END) {
+      throw new PlanFrames.FrameFailure("node " + group.peer() + " ended its stream to " + name + " early", null);
+    }
+    byte[] f = (byte[]) o;
+    if (f.length != len) {
+      throw new PlanFrames.FrameFailure("node " + group.peer() + " sent " + name + " a frame of " + f.length
+          + " bytes where " + len + " were due", null);
+    }
+    dst.put(off, f);
+  }
+
+  /** Every sender's stream must have ended. */
+  public void awaitEnds() throws IOException, InterruptedException {
+    for (Map.Entry<Integer, BlockingQueue<Object>> e : queues.entrySet()) {
+      Object o = e.getValue().poll(stallMillis, TimeUnit.MILLISECONDS);
+      if (o != END) {
+        throw new PlanFrames.FrameFailure("node " + e.getKey() + " did not end its stream to " + name
+            + (o == null ? "" : " after its last frame"), o instanceof Throwable t ? t : null);
+      }
+    }
+  }
+
+  /** Ends the part: the runner's next receive fails, and the senders' streams are closed. */
+  public void cancel(String why) {
+    if (cancelled == null) {
+      cancelled = why;
+    }
+    for (BlockingQueue<Object> q : queues.values()) {
+      q.clear();
+      q.offer(new IOException(name + " was cancelled: " + why));
+    }
+    for (Socket s : sockets) {
+      IOUtils.closeSocket(s);
+    }
+    received(Long.MAX_VALUE);
+  }
+
+  private synchronized void received(long bytes) {
+    long n = Math.min(bytes, expected);
+    expected -= n;
+    inbound.addAndGet(-n);
+  }
+}

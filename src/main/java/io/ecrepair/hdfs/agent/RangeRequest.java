@@ -1,0 +1,116 @@
+package io.ecrepair.hdfs.agent;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.security.token.Token;
+
+/**
+ * A request for many byte ranges of one internal block, served by the repair agent of the
+ * DataNode that holds it. HDFS's block read serves one range per request, and a Clay or
+ * Butterfly repair reads a helper's cells in many sub-chunk runs (64 per cell row for some
+ * lost blocks), each costing the helper a whole read operation; the agent serves them all
+ * from one request.
+ *
+ * <p>The answer: {@link #OK}, the block's checksum type and bytes per checksum, then data
+ * frames in block order, each {@code int length > 0, long offset}, the checksums of its
+ * chunks and its bytes; then {@code int 0}. Frames are whole checksum chunks (the last one
+ * of the block may be short) and cover every requested byte. An error at any point is
+ * {@code int -1} and a message.
+ */
+record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List<long[]> ranges) {
+  static final int MAGIC = 0x45435052; // "ECPR"
+  static final int VERSION = 1;
+  static final int MAX_RANGES = 1 << 20;
+  static final int OK = 1;
+  static final int END = 0;
+  static final int ERROR = -1;
+
+  RangeRequest {
+    if (ranges.isEmpty() || ranges.size() > MAX_RANGES) {
+      throw new IllegalArgumentException("a request has 1.." + MAX_RANGES + " ranges, not " + ranges.size());
+    }
+    long end = 0;
+    for (long[] r : ranges) {
+      if (r[0] < end || r[1] <= 0 || r[0] + r[1] > block.getNumBytes()) {
+        throw new IllegalArgumentException("range [" + r[0] + ", +" + r[1] + ") is not sorted, disjoint and inside the "
+            + block.getNumBytes() + " bytes of " + block);
+      }
+      end = r[0] + r[1];
+    }
+    ranges = List.copyOf(ranges);
+  }
+
+  void write(DataOutput out) throws IOException {
+    out.writeInt(MAGIC);
+    out.writeInt(VERSION);
+    out.writeUTF(block.getBlockPoolId());
+    out.writeLong(block.getBlockId());
+    out.writeLong(block.getGenerationStamp());
+    out.writeLong(block.getNumBytes());
+    token.write(out);
+    out.writeInt(ranges.size());
+    for (long[] r : ranges) {
+      out.writeLong(r[0]);
+      out.writeLong(r[1]);
+    }
+  }
+
+  /** Reads a request whose magic number was read (and was {@link #MAGIC}); anything malformed is an IOException. */
+  static RangeRequest readAfterMagic(DataInput in) throws IOException {
+    int version = in.readInt();
+    if (version != VERSION) {
+      throw new IOException("range request version " + version + ", this agent speaks " + VERSION);
+    }
+    ExtendedBlock block = new ExtendedBlock(in.readUTF(), in.readLong(), 0, 0);
+    block.setGenerationStamp(in.readLong());
+    block.setNumBytes(in.readLong());
+    Token<BlockTokenIdentifier> token = new Token<>();
+    token.readFields(in);
+    int count = in.readInt();
+    if (count < 1 || count > MAX_RANGES) {
+      throw new IOException("a range request has 1.." + MAX_RANGES + " ranges, not " + count);
+    }
+    List<long[]> ranges = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      ranges.add(new long[] {in.readLong(), in.readLong()});
+    }
+    try {
+      return new RangeRequest(block, token, ranges);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("bad range request: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The chunk-aligned spans {offset, length} that cover the requested ranges, merged where
+   * they touch or share a chunk, so the agent reads its files strictly forward.
+   */
+  List<long[]> chunkSpans(int bytesPerChecksum) {
+    return chunkSpans(ranges, block.getNumBytes(), bytesPerChecksum);
+  }
+
+  /** The chunk-aligned spans covering {@code ranges} of a block of {@code length} bytes, merged. */
+  static List<long[]> chunkSpans(List<long[]> ranges, long length, int bytesPerChecksum) {
+    List<long[]> spans = new ArrayList<>();
+    for (long[] r : ranges) {
+      long start = r[0] - r[0] % bytesPerChecksum;
+      long end = Math.min(length, ceil(r[0] + r[1], bytesPerChecksum));
+      long[] last = spans.isEmpty() ? null : spans.get(spans.size() - 1);
+      if (last != null && start <= last[0] + last[1]) {
+        last[1] = Math.max(last[1], end - last[0]);
+      } else {
+        spans.add(new long[] {start, end - start});
+      }
+    }
+    return spans;
+  }
+
+  private static long ceil(long x, long unit) {
+    return (x + unit - 1) / unit * unit;
+  }
+}

@@ -1,0 +1,41 @@
+package io.ecrepair.hdfs.agent;
+
+import java.io.IOException;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+
+/**
+ * A fault-injection point for tests, like HDFS's DataNodeFaultInjector: called after each
+ * range a helper delivered and before each frame a repair agent sends, it may throw to make that
+ * helper fail at a chosen point of a repair. Does nothing unless a test sets it.
+ */
+public final class ReadFaults {
+  /** What a test injects. */
+  public interface Hook {
+    public void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException;
+
+    /**
+     * Before the part of node {@code node} on {@code datanode} sends its {@code frames}-th frame
+     * of a distributed repair, whose checksum is already computed: may change the bytes (a
+     * fault on the way) or throw (the participant fails there).
+     */
+    default void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+    }
+  }
+
+  private static final Hook NONE = (source, ranges) -> { };
+  private static volatile Hook hook = NONE;
+
+  private ReadFaults() {}
+
+  public static void set(Hook h) {
+    hook = h == null ? NONE : h;
+  }
+
+  public static void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException {
+    hook.afterRange(source, rangesDelivered);
+  }
+
+  static void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+    hook.beforeFrameSent(datanode, node, frames, frame);
+  }
+}

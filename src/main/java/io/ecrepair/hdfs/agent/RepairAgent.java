@@ -1,0 +1,267 @@
+package io.ecrepair.hdfs.agent;
+
+import io.ecrepair.hdfs.transfer.BlockRangeReader;
+import io.ecrepair.hdfs.transfer.RangeListener;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.net.NetUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The DataNode's repair agent. It serves, per connection, one of: a helper's part of a
+ * distributed repair ({@link PlanPartRequest}, run by {@link PlanParticipant}: a ParaRC plan's
+ * part, or a hop of a repair chain), a stream of values for a part running here
+ * ({@link PlanFrames}), a helper's many byte ranges for a central repair done elsewhere in one
+ * request ({@link RangeRequest}, {@link LocalRangeServer}), or a load probe (the bytes its
+ * repairs still expect to receive). Parts and ranges are served only after the request's block
+ * access token for this DataNode's block checked out.
+ *
+ * <p>Off unless {@code ecrepair.datanode.agent.port-offset} is set; it refuses to
+ * start where the cluster protects data transfer (SASL or encryption), because its streams are
+ * plain TCP.
+ */
+public final class RepairAgent implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(RepairAgent.class);
+  private final AgentContext ctx;
+  private final ServerSocket server;
+  private final ExecutorService handlers;
+  private final boolean checkTokens;
+  private final LongAdder rangeRequestsServed = new LongAdder();
+  private final LocalRangeServer ranges;
+  private final PlanParticipant participant;
+  private final LongAdder partsServed = new LongAdder();
+  private volatile boolean closed;
+
+  private RepairAgent(AgentContext ctx, ServerSocket server) {
+    this.ctx = ctx;
+    this.server = server;
+    this.ranges = new LocalRangeServer(ctx.datanode());
+    this.participant = new PlanParticipant(ctx, ranges, ctx.inbound());
+    this.checkTokens = ctx.conf().getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
+        DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT);
+    AtomicInteger threads = new AtomicInteger();
+    this.handlers = new ThreadPoolExecutor(0, 256, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+      Thread t = new Thread(r, "ec-repair-agent-" + ctx.name() + "-" + threads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Why this cluster cannot use the agent (null when it can). */
+  public static String unsupportedBecause(org.apache.hadoop.conf.Configuration conf) {
+    if (conf.getBoolean(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, false)) {
+      return DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY + " is on and the agent's streams are not encrypted";
+    }
+    String protection = conf.getTrimmed(DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY, "");
+    if (!protection.isEmpty()) {
+      return DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY + " is " + protection
+          + " and the agent's streams are not SASL-protected";
+    }
+    return null;
+  }
+
+  /** Listens on {@code address}:{@code port} and serves chains until {@link #close}. */
+  public static RepairAgent start(AgentContext ctx, InetAddress address, int port) throws IOException {
+    ServerSocket s = new ServerSocket();
+    try {
+      s.setReuseAddress(true);
+      if (ctx.helperReceiveBufferBytes() > 0) {
+        // Accepted streams inherit it: a part that many agents send to (a ParaRC plan's computing
+        // helper, the requestor) must not let their bursts overflow its switch port (incast).
+        s.setReceiveBufferSize(ctx.helperReceiveBufferBytes());
+      }
+      s.bind(new InetSocketAddress(address, port), 128);
+    } catch (IOException e) {
+      s.close();
+      throw new IOException("cannot listen on " + address.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
+    }
+    RepairAgent agent = new RepairAgent(ctx, s);
+    Thread t = new Thread(agent::acceptLoop, "ec-repair-agent-accept-" + ctx.name());
+    t.setDaemon(true);
+    t.start();
+    return agent;
+  }
+
+  public int port() {
+    return server.getLocalPort();
+  }
+
+  public long partsServed() {
+    return partsServed.sum();
+  }
+
+  public long rangeRequestsServed() {
+    return rangeRequestsServed.sum();
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      try {
+        Socket s = server.accept();
+        try {
+          handlers.execute(() -> serve(s));
+        } catch (java.util.concurrent.RejectedExecutionException full) {
+          if (!closed) { // a closing agent's pool refuses too, and that is no limit
+            LOG.warn("ec-repair: repair agent on {} is at its limit of concurrent requests; refusing one", ctx.name());
+          }
+          IOUtils.closeSocket(s);
+        }
+      } catch (IOException e) {
+        if (!closed) {
+          LOG.warn("ec-repair: repair agent on {} failed to accept: {}", ctx.name(), e.toString());
+        }
+      }
+    }
+  }
+
+  private void serve(Socket s) {
+    try {
+      s.setTcpNoDelay(true);
+      s.setSoTimeout((int) ctx.stallMillis());
+      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 8 * 1024));
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
+          NetUtils.getOutputStream(s, ctx.datanode().getDnConf().getSocketWriteTimeout()), 128 * 1024));
+      RangeRequest rangeReq = null;
+      PlanPartRequest partReq = null;
+      try {
+        int magic = in.readInt();
+        if (magic == PlanPartRequest.LOAD_PROBE) {
+          out.writeLong(ctx.inbound().get());
+          out.flush();
+          return;
+        }
+        if (magic == PlanFrames.STREAM_MAGIC) {
+          serveStream(s, in);
+          return;
+        }
+        if (magic == PlanPartRequest.MAGIC) {
+          partReq = PlanPartRequest.readAfterMagic(in);
+        } else if (magic == RangeRequest.MAGIC) {
+          rangeReq = RangeRequest.readAfterMagic(in);
+        } else {
+          throw new IOException("not a repair agent request (magic " + Integer.toHexString(magic) + ")");
+        }
+      } catch (IOException e) {
+        LOG.warn("ec-repair: repair agent on {} got a bad request from {}: {}", ctx.name(),
+            s.getRemoteSocketAddress(), e.getMessage());
+        return;
+      }
+      if (rangeReq != null) {
+        serveRanges(rangeReq, out);
+        return;
+      }
+      try {
+        checkReadAccess(partReq.token(), partReq.block());
+      } catch (IOException e) {
+        LOG.warn("ec-repair: repair agent on {} refused a plan part for {}: {}", ctx.name(), partReq.block(),
+            e.getMessage());
+        out.writeInt(PlanPartRequest.ERROR);
+        out.writeUTF("access to " + partReq.block() + " refused");
+        out.flush();
+        return;
+      }
+      participant.serve(partReq, s, in, out);
+      partsServed.increment();
+    } catch (IOException e) {
+      LOG.debug("ec-repair: repair agent connection from {} ended: {}", s.getRemoteSocketAddress(), e.toString());
+    } finally {
+      IOUtils.closeSocket(s);
+    }
+  }
+
+  /** A value stream of a distributed repair, for the session that expects it (unknown sessions are dropped). */
+  private void serveStream(Socket s, DataInputStream in) throws IOException {
+    int version = in.readInt();
+    if (version != PlanFrames.VERSION) {
+      throw new IOException("value stream version " + version + ", this agent speaks " + PlanFrames.VERSION);
+    }
+    long hi = in.readLong();
+    long lo = in.readLong();
+    int from = in.readInt();
+    PlanSession session = ctx.sessions().get(hi, lo);
+    if (session == null) {
+      LOG.debug("ec-repair: repair agent on {} got a stream for no session it knows", ctx.name());
+      return;
+    }
+    s.setSoTimeout((int) ctx.stallMillis());
+    session.attach(from, s, in);
+  }
+
+  /** A helper's ranges for a repair done elsewhere, from this DataNode's replica. */
+  private void serveRanges(RangeRequest req, DataOutputStream out) throws IOException {
+    try {
+      checkReadAccess(req.token(), req.block());
+      ranges.serve(req, out);
+      rangeRequestsServed.increment();
+    } catch (Exception e) {
+      LOG.warn("ec-repair: repair agent on {} could not serve ranges of {}: {}", ctx.name(), req.block(), e.toString());
+      out.writeInt(RangeRequest.ERROR);
+      out.writeUTF(String.valueOf(e.getMessage()));
+      out.flush();
+    }
+  }
+
+  /** Before an agent reads or connects anywhere: the request must carry a valid token for our block. */
+  private void checkReadAccess(org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, ExtendedBlock block)
+      throws IOException {
+    if (checkTokens) {
+      ctx.datanode().getBlockPoolTokenSecretManager().checkAccess(token, null, block,
+          BlockTokenIdentifier.AccessMode.READ);
+    }
+  }
+
+  /**
+   * The bytes the repairs on the DataNode of {@code agent} still expect to receive (its
+   * downlink's backlog), or -1 when it does not answer within {@code timeoutMs}.
+   */
+  public static long inboundLoad(InetSocketAddress agent, int timeoutMs) {
+    try (Socket s = new Socket()) {
+      NetUtils.connect(s, agent, timeoutMs);
+      s.setSoTimeout(timeoutMs);
+      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      out.writeInt(PlanPartRequest.LOAD_PROBE);
+      out.flush();
+      return new DataInputStream(s.getInputStream()).readLong();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      server.close();
+    } catch (IOException e) {
+      LOG.debug("closing the repair agent's socket: {}", e.toString());
+    }
+    handlers.shutdownNow();
+  }
+}

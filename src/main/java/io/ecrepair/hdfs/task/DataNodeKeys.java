@@ -1,0 +1,76 @@
+package io.ecrepair.hdfs.task;
+
+/**
+ * The DataNode side's settings ({@code hdfs-site.xml}), in one place: read once by
+ * {@link ReconstructionContext} when the plugin starts; conf/hdfs-site.ec-repair.xml and the
+ * README document them for operators.
+ */
+public final class DataNodeKeys {
+  private DataNodeKeys() {}
+
+  /**
+   * Diagnostics for benchmarks and the demo (default false): also time HDFS's own
+   * reconstruction tasks (those the plugin leaves to HDFS) and report them in
+   * {@link ReconstructionLog}. The task itself runs unchanged.
+   */
+  public static final String TIME_STOCK_TASKS_KEY = "ecrepair.datanode.time-stock-tasks";
+  /**
+   * Also take over Hadoop's {@code rs} policies (default false: they stay with HDFS, whose
+   * reconstruction already reads the minimum, k blocks). With it the plugin rebuilds RS blocks
+   * too: its pipelined range reads, ISA-L, and one code path to measure against the others.
+   */
+  public static final String REBUILD_RS_KEY = "ecrepair.datanode.rebuild.rs";
+  /**
+   * MiB of idle cell buffers the DataNode keeps for its next reconstruction tasks (default
+   * 128, and never more than a quarter of the JVM's maximum heap, which is also its default
+   * direct-memory limit; 0 allocates fresh ones for every task). Fresh direct buffers cost
+   * page faults that dominated the repair threads' CPU with 4 MiB cells.
+   */
+  public static final String BUFFER_POOL_MB_KEY = "ecrepair.datanode.buffer.pool.mb";
+  public static final long BUFFER_POOL_MB_DEFAULT = 128;
+
+  /**
+   * Repair pipelining (default 0 = off): every DataNode runs a repair agent on its data
+   * transfer port plus this offset (one offset for the whole cluster, so a DataNode knows its
+   * helpers' agents), and a lost block of a scalar code (RS through the plugin, LRC) is rebuilt
+   * along a chain of its helpers, each adding its term to the partial sum it passes on (ECPipe):
+   * no link carries more than one block. The agent checks a block access token for its block
+   * on every request (when tokens are on) and refuses to start where data transfer is
+   * encrypted or SASL-protected, since its streams are plain TCP. A broken chain costs time,
+   * never data: the task goes on reading the helpers itself.
+   */
+  public static final String AGENT_PORT_OFFSET_KEY = "ecrepair.datanode.agent.port-offset";
+  /**
+   * KiB of TCP receive buffer for each helper connection of a repair this DataNode runs
+   * (default 32; 0 leaves it to the system's autotuning). A Clay or Butterfly repair reads 10 to
+   * 13 helpers at once, and a DataNode rebuilding two blocks twice as many: with autotuned
+   * windows of megabytes each, their bursts overflow the switch port in front of this node
+   * (TCP incast), and every lost packet stalls its cell row. A small fixed window per helper
+   * keeps what is in flight towards this node near what its link and port buffer hold, also
+   * for two repairs at once (26 helpers); 32 KiB still lets a helper send 2.6 Gbit/s at a
+   * 0.1 ms round trip. Raise it (or 0) on links with a long round trip. The repair agent's
+   * incoming value streams (a distributed repair's) get the same buffer.
+   */
+  public static final String HELPER_RECEIVE_BUFFER_KB_KEY = "ecrepair.datanode.helper.receive-buffer.kb";
+  public static final int HELPER_RECEIVE_BUFFER_KB_DEFAULT = 32;
+  /** KiB per slice flowing along a repair chain (default 128). */
+  public static final String PIPELINE_SLICE_KB_KEY = "ecrepair.datanode.pipeline.slice.kb";
+  public static final int PIPELINE_SLICE_KB_DEFAULT = 128;
+
+  /**
+   * Parallel repair (default true; needs the agents): a lost Clay or Butterfly block whose
+   * code has a stored parallel plan (shipped for the policies of conf/user_ec_policies.xml, else
+   * searched in the background after the code's first repair) is rebuilt by the helpers'
+   * repair agents together, each computing its part of the plan (ParaRC), instead of by this
+   * DataNode alone: the rebuilding node receives about one block instead of d/q blocks' worth.
+   * False keeps the central sub-chunk repair.
+   */
+  public static final String PARALLEL_KEY = "ecrepair.datanode.parallel";
+  /**
+   * KiB of each sub-chunk per slice of a parallel repair (default 4): values move between
+   * agents in slices of this many bytes per sub-chunk, so a value flows on to the next node
+   * before its whole sub-chunk is computed.
+   */
+  public static final String PLAN_PIECE_KB_KEY = "ecrepair.datanode.plan.piece.kb";
+  public static final int PLAN_PIECE_KB_DEFAULT = 4;
+}

@@ -1,0 +1,244 @@
+package io.ecrepair.hdfs.task;
+
+import io.ecrepair.hdfs.agent.PlanSession;
+import io.ecrepair.hdfs.agent.PeerSenders;
+import io.ecrepair.hdfs.agent.PlanPartRequest;
+import io.ecrepair.hdfs.agent.DataNodeConnector;
+
+import io.ecrepair.exec.NodePart;
+import io.ecrepair.exec.PartRunner;
+import io.ecrepair.exec.SliceGeometry;
+import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.plan.Plan;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.util.DataTransferThrottler;
+import org.apache.hadoop.hdfs.util.StripedBlockUtil;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.net.NetUtils;
+
+/**
+ * Runs a colored repair plan across the helpers' repair agents (ParaRC's parallel repair, a
+ * repair chain, or any coloring) with this DataNode as the requestor and coordinator: it maps every node of
+ * the plan to the DataNode holding that internal block, sends each helper its part
+ * ({@link PlanPartRequest}, with a token for its block), waits until all are ready, runs its
+ * own part (receiving the repaired sub-chunks, and whatever the plan computes here) and writes
+ * the lost block row by row as its rows complete. A helper that fails, stalls or sends a bad
+ * frame ends the run: the rows written stay written and the caller finishes the rest centrally.
+ */
+final class ParallelRepair {
+  /**
+   * Rows written, their bytes, per plan node {bytes received, bytes sent, bytes read from its
+   * own replica} (complete only for a run that did not stop early), and why it stopped early
+   * (null if it did not).
+   */
+  record Outcome(int rows, long bytes, Map<Integer, long[]> traffic, long runNanos, long writeNanos, String failure) {}
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final ReconstructionContext ctx;
+  private final ReconstructionOrder order;
+  private final DataNodeConnector connector;
+
+  ParallelRepair(ReconstructionContext ctx, ReconstructionOrder order, DataNodeConnector connector) {
+    this.ctx = ctx;
+    this.order = order;
+    this.connector = connector;
+  }
+
+  /**
+   * Rebuilds rows 0..rows-1 of internal block {@code lost} with {@code plan} (requestor =
+   * {@code lost}) into {@code writer}, every value cut into pieces of {@code pieceBytes}. The
+   * plan's graph covers a cell row of the whole cell size: a vector code's rows must be full
+   * stripes; a scalar code's may be shorter (helpers' bytes past their ends are zeros).
+   */
+  Outcome run(Plan plan, Map<Integer, NodePart> parts, int lost, Map<Integer, Deque<DatanodeInfo>> sources,
+              StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetWriter writer)
+      throws IOException {
+    int cellSize = layout.cellSize();
+    int alpha = plan.graph().subchunkCount();
+    SliceGeometry geometry = new SliceGeometry(0, rows, cellSize / alpha, pieceBytes);
+    long hi = RANDOM.nextLong();
+    long lo = RANDOM.nextLong();
+    String name = "repair " + Long.toHexString(lo) + " of " + order;
+    NodePart mine = parts.get(lost);
+    long expected = (long) mine.valuesIn() * geometry.subchunkBytes() * rows;
+    PlanSession session = new PlanSession(name, mine, geometry.pieceBytes(), ctx.stallMillis(), ctx.inbound(),
+        expected);
+    ctx.sessions().register(hi, lo, session);
+    Map<Integer, InetSocketAddress> agents = new TreeMap<>();
+    DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(ctx.datanode().getDatanodeId()).build();
+    agents.put(lost, ctx.agentAddress(self));
+    for (int node : parts.keySet()) {
+      if (node != lost) {
+        agents.put(node, ctx.agentAddress(sources.get(node).peekFirst()));
+      }
+    }
+    Map<Integer, Socket> controls = new TreeMap<>();
+    Map<Integer, CompletableFuture<long[]>> done = new TreeMap<>();
+    PeerSenders senders = null;
+    PartRunner runner = null;
+    int rowsDone = 0;
+    long written = 0;
+    long runNanos = 0;
+    long writeNanos = 0;
+    Map<Integer, long[]> traffic = new TreeMap<>();
+    try {
+      // Every helper gets its part and says it is ready before anyone sends a value.
+      for (Map.Entry<Integer, NodePart> e : parts.entrySet()) {
+        if (e.getKey() != lost) {
+          controls.put(e.getKey(), sendPart(e.getValue(), hi, lo, sources.get(e.getKey()).peekFirst(), layout,
+              groupLength, geometry, agents, alpha == 1 ? layout.internalBlockLength(groupLength, lost) : Long.MAX_VALUE));
+        }
+      }
+      for (Map.Entry<Integer, Socket> c : controls.entrySet()) {
+        DataInputStream in = new DataInputStream(c.getValue().getInputStream());
+        int status = in.readInt();
+        if (status != PlanPartRequest.READY) {
+          throw new IOException("node " + c.getKey() + " refused its part: "
+              + (status == PlanPartRequest.ERROR ? in.readUTF() : "answer " + status));
+        }
+      }
+      for (Map.Entry<Integer, Socket> c : controls.entrySet()) {
+        DataOutputStream out = new DataOutputStream(c.getValue().getOutputStream());
+        out.writeInt(PlanPartRequest.GO);
+        out.flush();
+        c.getValue().setSoTimeout(0);
+        int node = c.getKey();
+        done.put(node, CompletableFuture.supplyAsync(() -> awaitDone(node, c.getValue(), session), ctx.readPool()));
+      }
+      if (!mine.outbound().isEmpty()) {
+        senders = new PeerSenders(name, ctx.name(), hi, lo, mine, agents, ctx.datanode().getDnConf().getSocketTimeout(),
+            ctx.datanode().getDnConf().getSocketWriteTimeout(), ctx.stallMillis(), ctx.readPool());
+      }
+      runner = new PartRunner(mine, ctx.coder(), geometry.pieceBytes(), ctx.buffers());
+      byte[] row = new byte[cellSize];
+      int s = geometry.subchunkBytes();
+      PartRunner.Results results = (t, r, src, off, len) -> src.get(off, row, r.subchunk() * s + geometry.offset(t), len);
+      PartRunner.Leaves noLeaves = (t, subs, dst, len) -> {
+        throw new IOException("the requestor holds no block of the group");
+      };
+      PartRunner.Outbox outbox = senders != null ? senders : (t, g, src, off, len) -> {
+        throw new IOException("the plan sends nothing from the requestor");
+      };
+      DataTransferThrottler throttle = ctx.datanode().getEcReconstuctWriteThrottler();
+      for (int t = 0; t < geometry.count(); t++) {
+        long t0 = System.nanoTime();
+        runner.runSlice(t, geometry.length(t), noLeaves, session, outbox, results);
+        long t1 = System.nanoTime();
+        runNanos += t1 - t0;
+        if (geometry.endsRow(t)) {
+          int len = layout.cellLength(groupLength, geometry.row(t), lost);
+          if (!writer.isOpen()) {
+            writer.open(ctx.defaultChecksum());
+          }
+          if (throttle != null) {
+            throttle.throttle(len);
+          }
+          writer.write(ByteBuffer.wrap(row, 0, len));
+          written += len;
+          rowsDone++;
+          writeNanos += System.nanoTime() - t1;
+        }
+      }
+      if (senders != null) {
+        senders.finish(); // our ends first: a peer may be waiting for them before it sends its own
+      }
+      session.awaitEnds();
+      traffic.put(lost, new long[] {runner.bytesIn(), runner.bytesOut(), 0});
+      for (Map.Entry<Integer, CompletableFuture<long[]>> d : done.entrySet()) {
+        traffic.put(d.getKey(), d.getValue().get(ctx.stallMillis(), TimeUnit.MILLISECONDS));
+      }
+      return new Outcome(rowsDone, written, traffic, runNanos, writeNanos, null);
+    } catch (IOException | InterruptedException | RuntimeException | java.util.concurrent.ExecutionException
+             | java.util.concurrent.TimeoutException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      String why = e instanceof java.util.concurrent.ExecutionException ? String.valueOf(e.getCause()) : e.toString();
+      session.cancel(why);
+      return new Outcome(rowsDone, written, traffic, runNanos, writeNanos, why);
+    } finally {
+      ctx.sessions().remove(hi, lo);
+      session.cancel("finished");
+      if (senders != null) {
+        senders.close();
+      }
+      for (Socket c : controls.values()) {
+        IOUtils.closeSocket(c);
+      }
+      if (runner != null) {
+        runner.close(); // only this thread wrote into its buffers
+      }
+    }
+  }
+
+  /** Opens the control connection to a helper's agent and sends its part. */
+  /**
+   * @param need the helper's bytes the repair needs are below this block offset: a scalar
+   *     code's lost byte j of a row depends on byte j of the helpers' cells alone
+   */
+  private Socket sendPart(NodePart part, long hi, long lo, DatanodeInfo source, StripedLayout layout, long groupLength,
+                          SliceGeometry geometry, Map<Integer, InetSocketAddress> agents, long need)
+      throws IOException {
+    int unit = part.node();
+    ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), layout.cellSize(),
+        layout.dataUnits(), unit);
+    block.setNumBytes(layout.internalBlockLength(groupLength, unit));
+    Map<Integer, PlanPartRequest.Peer> peers = new TreeMap<>();
+    for (NodePart.Group g : part.outbound()) {
+      InetSocketAddress a = agents.get(g.peer());
+      peers.put(g.peer(), new PlanPartRequest.Peer(a.getHostString(), a.getPort()));
+    }
+    PlanPartRequest req = new PlanPartRequest(hi, lo, block, connector.token(block),
+        Math.min(need, block.getNumBytes()), layout.cellSize(),
+        geometry.subchunkBytes(), geometry.firstRow(), geometry.rows(), geometry.pieceBytes(), part, peers);
+    Socket s = new Socket();
+    try {
+      s.setTcpNoDelay(true);
+      NetUtils.connect(s, agents.get(unit), ctx.datanode().getDnConf().getSocketTimeout());
+      s.setSoTimeout((int) ctx.stallMillis());
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 64 * 1024));
+      req.write(out);
+      out.flush();
+      return s;
+    } catch (IOException e) {
+      IOUtils.closeSocket(s);
+      throw new IOException("cannot send node " + unit + " (" + source + ") its part: " + e, e);
+    }
+  }
+
+  /** A helper's closing answer: {bytes in, bytes out, bytes read}; a failure cancels our part at once. */
+  private static long[] awaitDone(int node, Socket control, PlanSession session) {
+    try {
+      DataInputStream in = new DataInputStream(new BufferedInputStream(control.getInputStream(), 1024));
+      int status = in.readInt();
+      if (status == PlanPartRequest.DONE) {
+        return new long[] {in.readLong(), in.readLong(), in.readLong()};
+      }
+      String why = status == PlanPartRequest.ERROR ? in.readUTF() : "answer " + status;
+      session.cancel("node " + node + " failed: " + why);
+      throw new IllegalStateException("node " + node + " failed: " + why);
+    } catch (IOException e) {
+      session.cancel("node " + node + " went away: " + e);
+      throw new IllegalStateException("node " + node + " went away: " + e, e);
+    }
+  }
+}

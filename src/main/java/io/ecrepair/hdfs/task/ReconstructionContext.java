@@ -1,0 +1,227 @@
+package io.ecrepair.hdfs.task;
+
+import io.ecrepair.hdfs.agent.AgentContext;
+import io.ecrepair.hdfs.agent.PlanPartRequest;
+import io.ecrepair.hdfs.agent.PlanSessions;
+
+import io.ecrepair.gf.BufferPool;
+import io.ecrepair.gf.RegionCoder;
+import io.ecrepair.gf.RegionCoders;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.util.DataChecksum;
+
+/**
+ * What the reconstruction tasks of one DataNode share: the DataNode, its configuration and
+ * the settings read from it, the helper-read threads, the cell buffers and the metrics.
+ */
+public final class ReconstructionContext implements AgentContext {
+  private final DataNode datanode;
+  private final Configuration conf;
+  private final String name;
+  private final ReconstructionMetrics metrics;
+  private final ThreadPoolExecutor readPool;
+  private final boolean validation;
+  private final int readTimeoutMillis;
+  private final float xmitWeight;
+  private final boolean timeStockTasks;
+  private final boolean rebuildRs;
+  private final BufferPool buffers;
+  private final int agentPortOffset;
+  private final int pipelineSliceBytes;
+  private final int helperReceiveBufferBytes;
+  private final PlanSessions sessions = new PlanSessions();
+  /** Bytes this DataNode's repairs (its tasks and the parts its agent runs) still expect to receive. */
+  private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
+  private final boolean parallel;
+  private final int planPieceBytes;
+
+  public ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
+    this.datanode = datanode;
+    this.conf = conf;
+    this.name = nameOf(datanode);
+    this.metrics = metrics;
+    this.xmitWeight = xmitWeight;
+    this.validation = conf.getBoolean(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_KEY,
+        DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_VALUE);
+    this.readTimeoutMillis = conf.getInt(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_KEY,
+        DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_DEFAULT);
+    this.timeStockTasks = conf.getBoolean(DataNodeKeys.TIME_STOCK_TASKS_KEY, false);
+    this.rebuildRs = conf.getBoolean(DataNodeKeys.REBUILD_RS_KEY, false);
+    long poolMb = conf.getLong(DataNodeKeys.BUFFER_POOL_MB_KEY, DataNodeKeys.BUFFER_POOL_MB_DEFAULT);
+    if (poolMb < 0) {
+      throw new IllegalArgumentException(DataNodeKeys.BUFFER_POOL_MB_KEY + " must be >= 0, not " + poolMb);
+    }
+    this.agentPortOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
+    if (agentPortOffset < 0 || agentPortOffset > 65535) {
+      throw new IllegalArgumentException(DataNodeKeys.AGENT_PORT_OFFSET_KEY + " must be 0 (off) or a port "
+          + "offset 1..65535, not " + agentPortOffset);
+    }
+    int sliceKb = conf.getInt(DataNodeKeys.PIPELINE_SLICE_KB_KEY, DataNodeKeys.PIPELINE_SLICE_KB_DEFAULT);
+    if (sliceKb * 1024L < PlanPartRequest.MIN_PIECE || sliceKb * 1024L > PlanPartRequest.MAX_PIECE) {
+      throw new IllegalArgumentException(DataNodeKeys.PIPELINE_SLICE_KB_KEY + " must be "
+          + PlanPartRequest.MIN_PIECE / 1024 + ".." + PlanPartRequest.MAX_PIECE / 1024 + ", not " + sliceKb);
+    }
+    this.pipelineSliceBytes = sliceKb * 1024;
+    int receiveKb = conf.getInt(DataNodeKeys.HELPER_RECEIVE_BUFFER_KB_KEY,
+        DataNodeKeys.HELPER_RECEIVE_BUFFER_KB_DEFAULT);
+    if (receiveKb < 0 || receiveKb > 1 << 20) {
+      throw new IllegalArgumentException(DataNodeKeys.HELPER_RECEIVE_BUFFER_KB_KEY
+          + " must be 0 (the system's autotuning) or 1..1048576 KiB, not " + receiveKb);
+    }
+    this.helperReceiveBufferBytes = receiveKb * 1024;
+    this.parallel = conf.getBoolean(DataNodeKeys.PARALLEL_KEY, true);
+    int pieceKb = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT);
+    if (pieceKb < 1 || pieceKb > PlanPartRequest.MAX_PIECE / 1024) {
+      throw new IllegalArgumentException(DataNodeKeys.PLAN_PIECE_KB_KEY + " must be 1.."
+          + PlanPartRequest.MAX_PIECE / 1024 + ", not " + pieceKb);
+    }
+    this.planPieceBytes = pieceKb * 1024;
+    this.buffers = new BufferPool(Math.min(poolMb << 20, Runtime.getRuntime().maxMemory() / 4));
+    AtomicInteger threads = new AtomicInteger();
+    this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+      Thread t = new Thread(r, "ec-repair-read-" + name + "-" + threads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** The DataNode as HDFS names its own metrics ({@code DataNodeActivity-<host>-<port>}): host:port. */
+  public static String nameOf(DataNode dn) {
+    return dn.getDisplayName();
+  }
+
+  @Override
+  public DataNode datanode() {
+    return datanode;
+  }
+
+  @Override
+  public Configuration conf() {
+    return conf;
+  }
+
+  /** The DataNode's transfer address, naming it in logs and reports. */
+  @Override
+  public String name() {
+    return name;
+  }
+
+  public ReconstructionMetrics metrics() {
+    return metrics;
+  }
+
+  @Override
+  public ExecutorService readPool() {
+    return readPool;
+  }
+
+  /** Cell buffers the DataNode's tasks reuse ({@code ecrepair.datanode.buffer.pool.mb}). */
+  @Override
+  public BufferPool buffers() {
+    return buffers;
+  }
+
+  @Override
+  public RegionCoder coder() {
+    return RegionCoders.best();
+  }
+
+  public boolean timeStockTasks() {
+    return timeStockTasks;
+  }
+
+  public boolean rebuildRs() {
+    return rebuildRs;
+  }
+
+  boolean validation() {
+    return validation;
+  }
+
+  /** {@code dfs.datanode.ec.reconstruction.stripedread.timeout.millis}: a helper silent this long fails. */
+  int readTimeoutMillis() {
+    return readTimeoutMillis;
+  }
+
+  /** A helper short of the current row that delivered nothing this long is given up. */
+  @Override
+  public long stallMillis() {
+    return Math.max(2L * readTimeoutMillis, 1000L);
+  }
+
+  /** The xmits HDFS charges a task of {@code xmits} (ErasureCodingWorker: weighted, at least 1). */
+  public int xmitsCharged(int xmits) {
+    return Math.max((int) (xmits * xmitWeight), 1);
+  }
+
+  /**
+   * {@code ecrepair.datanode.agent.port-offset}: every DataNode's repair agent listens on its
+   * data transfer port plus this; 0 = no agents, no pipelined repair.
+   */
+  public int agentPortOffset() {
+    return agentPortOffset;
+  }
+
+  /** {@code ecrepair.datanode.helper.receive-buffer.kb} in bytes: the receive buffer of a helper connection; 0 = autotuned. */
+  @Override
+  public int helperReceiveBufferBytes() {
+    return helperReceiveBufferBytes;
+  }
+
+  /** Where {@code helper}'s repair agent listens: its address as DataNodes reach it, transfer port plus the offset. */
+  @Override
+  public InetSocketAddress agentAddress(DatanodeInfo helper) {
+    String host = datanode.getDnConf().getConnectToDnViaHostname() ? helper.getHostName() : helper.getIpAddr();
+    return new InetSocketAddress(host, helper.getXferPort() + agentPortOffset);
+  }
+
+  /** Bytes per slice of a repair chain ({@code ecrepair.datanode.pipeline.slice.kb}). */
+  int pipelineSliceBytes() {
+    return pipelineSliceBytes;
+  }
+
+  /** Whether single Clay and Butterfly losses run parallel plans across the agents (needs the agents). */
+  boolean parallel() {
+    return parallel && agentPortOffset > 0;
+  }
+
+  /** Bytes of each sub-chunk per slice of a parallel repair. */
+  int planPieceBytes() {
+    return planPieceBytes;
+  }
+
+  /**
+   * Bytes this DataNode's repairs still expect to receive: what its downlink has yet to carry
+   * for them. Its agent answers load probes with it; tasks choose plans with it.
+   */
+  @Override
+  public java.util.concurrent.atomic.AtomicLong inbound() {
+    return inbound;
+  }
+
+  /** The distributed repairs this DataNode takes part in, coordinator or helper. */
+  @Override
+  public PlanSessions sessions() {
+    return sessions;
+  }
+
+  DataChecksum defaultChecksum() {
+    DataChecksum.Type type = DataChecksum.Type.valueOf(conf.get(DFSConfigKeys.DFS_CHECKSUM_TYPE_KEY,
+        DFSConfigKeys.DFS_CHECKSUM_TYPE_DEFAULT));
+    return DataChecksum.newDataChecksum(type, conf.getInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY,
+        DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_DEFAULT));
+  }
+
+  public void shutdown() {
+    readPool.shutdownNow();
+  }
+}

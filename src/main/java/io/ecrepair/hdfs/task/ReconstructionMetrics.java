@@ -1,0 +1,145 @@
+package io.ecrepair.hdfs.task;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.hadoop.metrics2.MetricsCollector;
+import org.apache.hadoop.metrics2.MetricsRecordBuilder;
+import org.apache.hadoop.metrics2.MetricsSource;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.metrics2.lib.Interns;
+
+/**
+ * The plugin's metrics2 source, one per DataNode, visible over JMX as
+ * {@code Hadoop:service=DataNode,name=EcRepairReconstruction-<host>-<port>}: reconstruction
+ * tasks, failures, helper replacements, bytes read and written and task time in
+ * milliseconds, in total and by codec ({@code TasksClay}, {@code BytesReadLrcL2}, ...), plus
+ * whether the hook is installed. HDFS's own DataNode EC metrics ({@code EcReconstructionTasks},
+ * ...) count our tasks too.
+ */
+public final class ReconstructionMetrics implements MetricsSource {
+  private static final String[] NAMES = {"Tasks", "FailedTasks", "HelperReplacements", "BytesRead", "BytesWritten",
+      "TimeMillis", "ChainedTasks", "BrokenChains", "ParallelTasks", "BrokenParallelRepairs"};
+
+  private final String sourceName;
+  private final String datanode;
+  private final Map<String, LongAdder[]> byCodec = new ConcurrentHashMap<>();
+  private final LongAdder[] total = counters();
+  private volatile boolean hookInstalled;
+  private volatile long tasksBeforeHook;
+
+  public ReconstructionMetrics(String datanode) {
+    this.datanode = datanode;
+    this.sourceName = sourceName(datanode);
+  }
+
+  public static String sourceName(String datanode) {
+    return "EcRepairReconstruction-" + datanode.replace(':', '-');
+  }
+
+  public String sourceName() {
+    return sourceName;
+  }
+
+  public ReconstructionMetrics register() {
+    DefaultMetricsSystem.instance().register(sourceName, "hadoop-ec-repair DataNode reconstruction", this);
+    return this;
+  }
+
+  public void unregister() {
+    try {
+      DefaultMetricsSystem.instance().unregisterSource(sourceName);
+    } catch (RuntimeException e) {
+      // metrics system already shut down with the DataNode
+    }
+  }
+
+  public void hookInstalled(boolean installed) {
+    this.hookInstalled = installed;
+  }
+
+  public void tasksBeforeHook(long n) {
+    this.tasksBeforeHook = n;
+  }
+
+  void record(TaskReport r) {
+    for (LongAdder[] c : new LongAdder[][] {total, byCodec.computeIfAbsent(r.codec(), x -> counters())}) {
+      c[0].increment();
+      if (!r.succeeded()) {
+        c[1].increment();
+      }
+      c[2].add(r.helperReplacements());
+      c[3].add(r.bytesRead());
+      c[4].add(r.bytesWritten());
+      c[5].add(Math.round(r.seconds() * 1000));
+      if (r.route().startsWith("chain")) {
+        c[6].increment();
+      }
+      if (r.route().equals("chain+central")) {
+        c[7].increment();
+      }
+      if (r.route().startsWith("parallel")) {
+        c[8].increment();
+      }
+      if (r.route().equals("parallel+central")) {
+        c[9].increment();
+      }
+    }
+  }
+
+  /** Counter values by name (total and by codec), as JMX shows them. */
+  public Map<String, Long> snapshot() {
+    Map<String, Long> m = new TreeMap<>();
+    for (int i = 0; i < NAMES.length; i++) {
+      m.put(NAMES[i], total[i].sum());
+    }
+    byCodec.forEach((codec, c) -> {
+      for (int i = 0; i < NAMES.length; i++) {
+        m.put(NAMES[i] + camel(codec), c[i].sum());
+      }
+    });
+    return m;
+  }
+
+  @Override
+  public void getMetrics(MetricsCollector collector, boolean all) {
+    MetricsRecordBuilder rb = collector.addRecord("EcRepairReconstruction").setContext("dfs")
+        .tag(Interns.info("DataNode", "the reconstructing DataNode"), datanode)
+        .addGauge(Interns.info("HookInstalled", "1 when our reconstruction hook is installed"), hookInstalled ? 1 : 0)
+        .addGauge(Interns.info("TasksBeforeHook", "tasks HDFS accepted before the hook was installed"),
+            tasksBeforeHook);
+    for (Map.Entry<String, Long> e : snapshot().entrySet()) {
+      rb.addCounter(Interns.info(e.getKey(), e.getKey()), e.getValue());
+    }
+  }
+
+  /** "lrc-l2" -> "LrcL2". */
+  static String camel(String codec) {
+    StringBuilder b = new StringBuilder();
+    boolean up = true;
+    for (char ch : codec.toCharArray()) {
+      if (!Character.isLetterOrDigit(ch)) {
+        up = true;
+        continue;
+      }
+      b.append(up ? Character.toUpperCase(ch) : Character.toLowerCase(ch));
+      up = false;
+    }
+    return b.toString();
+  }
+
+  private static LongAdder[] counters() {
+    LongAdder[] c = new LongAdder[NAMES.length];
+    for (int i = 0; i < c.length; i++) {
+      c[i] = new LongAdder();
+    }
+    return c;
+  }
+
+  @Override
+  public String toString() {
+    return sourceName + " " + snapshot().toString().toLowerCase(Locale.ROOT);
+  }
+}
