@@ -47,10 +47,13 @@ class ShippedPlansTest {
               RegionCoders.best());
           assertTrue(r.ok(), where + ": " + p + " repaired " + r.repairedMatches() + ", traffic " + r.trafficMatches());
         }
+        if (spec.codec().equals("clay")) {
+          // Clay's minimum-load plans compute on a few helpers: there is room for another plan.
+          assertTrue(plans.size() > 1, where + ": no alternative ships");
+        }
         alternatives += plans.size() - 1;
       }
     }
-    // Clay's minimum-load plans compute on a few helpers: every lost index has others.
-    assertTrue(alternatives >= 9 + 14 + 16, "alternatives shipped: " + alternatives);
+    assertTrue(alternatives >= 9 + 2 * 14 + 2 * 16, "alternatives shipped: " + alternatives);
   }
 }
