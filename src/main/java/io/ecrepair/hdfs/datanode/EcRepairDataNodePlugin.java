@@ -3,7 +3,6 @@ package io.ecrepair.hdfs.datanode;
 import io.ecrepair.hdfs.agent.RepairAgent;
 import io.ecrepair.hdfs.task.ReconstructionContext;
 import io.ecrepair.hdfs.task.ReconstructionMetrics;
-
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,10 +1,9 @@
 package io.ecrepair.hdfs.datanode;
 
-import io.ecrepair.hdfs.task.ReconstructionTask;
-import io.ecrepair.hdfs.task.ReconstructionOrder;
-import io.ecrepair.hdfs.task.ReconstructionContext;
-
 import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.hdfs.task.ReconstructionContext;
+import io.ecrepair.hdfs.task.ReconstructionOrder;
+import io.ecrepair.hdfs.task.ReconstructionTask;
 import java.util.concurrent.ThreadPoolExecutor;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;

@@ -1,10 +1,9 @@
 package io.ecrepair.hdfs.datanode;
 
+import io.ecrepair.hdfs.task.ReconstructionContext;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.ReconstructionOrder;
-import io.ecrepair.hdfs.task.ReconstructionContext;
 import io.ecrepair.hdfs.task.TaskReport;
-
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.hdfs.server.datanode.erasurecode.EcRepairReconstructionAccess;

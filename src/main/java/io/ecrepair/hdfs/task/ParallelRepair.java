@@ -1,13 +1,12 @@
 package io.ecrepair.hdfs.task;
 
-import io.ecrepair.hdfs.agent.PlanSession;
-import io.ecrepair.hdfs.agent.PeerSenders;
-import io.ecrepair.hdfs.agent.PlanPartRequest;
-import io.ecrepair.hdfs.agent.DataNodeConnector;
-
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.exec.PartRunner;
 import io.ecrepair.exec.SliceGeometry;
+import io.ecrepair.hdfs.agent.DataNodeConnector;
+import io.ecrepair.hdfs.agent.PeerSenders;
+import io.ecrepair.hdfs.agent.PlanPartRequest;
+import io.ecrepair.hdfs.agent.PlanSession;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.Plan;
 import java.io.BufferedInputStream;

@@ -1,10 +1,9 @@
 package io.ecrepair.hdfs.task;
 
-import io.ecrepair.hdfs.agent.AgentLoads;
-
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.ecdag.Ecdag;
 import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.hdfs.agent.AgentLoads;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.GraphTransforms;
 import io.ecrepair.plan.Pipelines;

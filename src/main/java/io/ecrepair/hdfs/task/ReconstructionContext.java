@@ -1,12 +1,11 @@
 package io.ecrepair.hdfs.task;
 
-import io.ecrepair.hdfs.agent.AgentContext;
-import io.ecrepair.hdfs.agent.PlanPartRequest;
-import io.ecrepair.hdfs.agent.PlanSessions;
-
 import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.RegionCoder;
 import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.hdfs.agent.AgentContext;
+import io.ecrepair.hdfs.agent.PlanPartRequest;
+import io.ecrepair.hdfs.agent.PlanSessions;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;

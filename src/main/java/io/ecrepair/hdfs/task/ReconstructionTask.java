@@ -1,24 +1,23 @@
 package io.ecrepair.hdfs.task;
 
-import io.ecrepair.hdfs.agent.AgentRangeReader;
-import io.ecrepair.hdfs.agent.AgentLoads;
-import io.ecrepair.hdfs.agent.DataNodeConnector;
-import io.ecrepair.hdfs.agent.ReadFaults;
-
-import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.exec.NodePart;
-import io.ecrepair.plan.Plan;
-import io.ecrepair.plan.PlanChoice;
 import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.Buffers;
-import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.hdfs.agent.AgentLoads;
+import io.ecrepair.hdfs.agent.AgentRangeReader;
+import io.ecrepair.hdfs.agent.DataNodeConnector;
+import io.ecrepair.hdfs.agent.ReadFaults;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.FallbackRangeSource;
-import io.ecrepair.hdfs.transfer.RangeSource;
 import io.ecrepair.hdfs.transfer.RangeListener;
+import io.ecrepair.hdfs.transfer.RangeSource;
+import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.plan.Plan;
+import io.ecrepair.plan.PlanChoice;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;

@@ -1,14 +1,13 @@
 package io.ecrepair.hdfs.datanode;
 
-import io.ecrepair.hdfs.task.TaskReport;
-import io.ecrepair.hdfs.task.DataNodeKeys;
-import io.ecrepair.hdfs.agent.ReadFaults;
-import io.ecrepair.hdfs.task.ReconstructionLog;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ecrepair.hdfs.agent.ReadFaults;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.TaskReport;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;

@@ -1,13 +1,12 @@
 package io.ecrepair.hdfs.datanode;
 
-import io.ecrepair.hdfs.task.TaskReport;
-import io.ecrepair.hdfs.task.DataNodeKeys;
-import io.ecrepair.hdfs.task.ReconstructionLog;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.TaskReport;
 import io.ecrepair.layout.StripedLayout;
 import java.nio.file.Path;
 import java.util.HashMap;

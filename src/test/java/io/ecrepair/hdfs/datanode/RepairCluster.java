@@ -1,13 +1,13 @@
 package io.ecrepair.hdfs.datanode;
 
-import io.ecrepair.hdfs.task.ReconstructionLog;
-import io.ecrepair.hdfs.task.TaskReport;
-import io.ecrepair.hdfs.task.DataNodeKeys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import io.ecrepair.hdfs.StripedGroups;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.TaskReport;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
