@@ -29,12 +29,14 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "plan", mixinStandardHelpOptions = true,
-    description = {"Plan the repair of internal block I: the repair graph, which node computes each vertex, the traffic "
+    description = {"Plan the repair of internal block I (or of blocks I,J,... together): the repair graph, which node computes each vertex, the traffic "
         + "table, repair bandwidth and max repair load (in sub-chunks and in blocks), and the search time.",
         "Strategies: centralized (all on the requestor), pararc (ParaRC's heuristic, FAST'23), bruteforce (exhaustive, "
             + "small graphs), fast (our search), pipeline (repair pipelining, ECPipe), pipeline-cyclic (its cyclic "
             + "variant, scalar codes).",
-        "--lost all plans every index (with --store DIR, plans are kept there for repairs to use)."})
+        "--lost all plans every index (with --store DIR, plans are kept there for repairs to use).",
+        "--lost I,J plans the repair of several blocks together: the requestor replaces the lowest and receives them "
+            + "all (a DataNode rebuilding a group's lost blocks)."})
 final class PlanCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -42,7 +44,8 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--policy", required = true, description = "Policy name, e.g. CLAY-10-4-1024k.")
   String policyName;
 
-  @Option(names = "--lost", required = true, description = "The internal block index to repair, or 'all'.")
+  @Option(names = "--lost", required = true, description = "The internal block index to repair, several (I,J), "
+      + "or 'all'.")
   String lost;
 
   @Option(names = "--strategy", defaultValue = "fast", description = "Planning strategy (default ${DEFAULT-VALUE}).")
@@ -134,13 +137,17 @@ final class PlanCommand implements Callable<Integer> {
     if (lost.equalsIgnoreCase("all")) {
       return all(policy, code, o, out, fmt);
     }
-    int index = parseIndex(lost, code.totalUnits());
+    int[] index = parseIndices(lost, code.totalUnits());
     Plan plan;
     if (store != null) {
       PlanStore ps = new PlanStore(store, strategy, o);
       plan = ps.lookup(policy.code(), index).orElse(null);
       if (plan == null) {
-        ps.precompute(policy.code());
+        if (index.length == 1) {
+          ps.precompute(policy.code());
+        } else {
+          ps.precompute(policy.code(), index);
+        }
         plan = ps.lookup(policy.code(), index).orElseThrow();
       }
     } else {
@@ -155,7 +162,7 @@ final class PlanCommand implements Callable<Integer> {
     if (verify) {
       j.put("verified", verify(code, plan, index, o));
     }
-    String title = policy.name() + ", lost " + index + ", " + strategy + ": max load " + plan.point().maxLoad()
+    String title = policy.name() + ", lost " + names(index) + ", " + strategy + ": max load " + plan.point().maxLoad()
         + ", bandwidth " + plan.point().bandwidth() + " sub-chunks";
     if (fmt.equals("dot")) {
       String dot = PlanRenderer.dot(plan, title);
@@ -179,7 +186,7 @@ final class PlanCommand implements Callable<Integer> {
     return 0;
   }
 
-  private Map<String, Object> verify(RepairableCode code, Plan plan, int index, Planner.Options o) {
+  private Map<String, Object> verify(RepairableCode code, Plan plan, int[] index, Planner.Options o) {
     int s = 64;
     PlanCheck.Report r = PlanCheck.run(code, plan, index, s, 2, Math.max(1, Math.min(o.sliceBytes(), s)), seed,
         RegionCoders.best());
@@ -223,9 +230,9 @@ final class PlanCommand implements Callable<Integer> {
           .map(a -> java.util.Arrays.stream(a.computingNodes()).boxed().toList()).toList();
       r.put("computingNodes", computing);
       if (verify) {
-        r.put("verified", verify(code, p, i, o));
+        r.put("verified", verify(code, p, new int[] {i}, o));
         for (Plan a : all.subList(1, all.size())) {
-          verify(code, a, i, o); // throws if an alternative fails
+          verify(code, a, new int[] {i}, o); // throws if an alternative fails
         }
       }
       rows.add(r);
@@ -248,11 +255,11 @@ final class PlanCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static void printText(PrintWriter out, Plan plan, Policy policy, int index, Map<String, Object> j) {
+  private static void printText(PrintWriter out, Plan plan, Policy policy, int[] index, Map<String, Object> j) {
     int alpha = plan.graph().subchunkCount();
     Traffic t = plan.traffic();
-    out.printf(Locale.ROOT, "%s, lost %d, strategy %s (graph: %s, %d vertices, %d edges, %d sub-chunks per block)%n",
-        policy.name(), index, plan.strategy(), plan.transform(), plan.graph().vertices().size(), plan.graph().edges().size(),
+    out.printf(Locale.ROOT, "%s, lost %s, strategy %s (graph: %s, %d vertices, %d edges, %d sub-chunks per block)%n",
+        policy.name(), names(index), plan.strategy(), plan.transform(), plan.graph().vertices().size(), plan.graph().edges().size(),
         alpha);
     Table table = new Table("node", "in", "out", "load");
     for (int n = 0; n < t.nodeCount(); n++) {
@@ -272,17 +279,33 @@ final class PlanCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private static int parseIndex(String s, int n) {
-    int i;
-    try {
-      i = Integer.parseInt(s.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--lost '" + s + "' is neither an index nor 'all'");
+  /** One index or several (I,J,...), each an internal block index, none twice. */
+  private static int[] parseIndices(String s, int n) {
+    String[] parts = s.split(",", -1);
+    int[] out = new int[parts.length];
+    for (int p = 0; p < parts.length; p++) {
+      int i;
+      try {
+        i = Integer.parseInt(parts[p].trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--lost '" + s + "' is neither an index, a list of indices nor 'all'");
+      }
+      if (i < 0 || i >= n) {
+        throw new IllegalArgumentException("--lost " + i + " is not an internal block index 0.." + (n - 1));
+      }
+      for (int q = 0; q < p; q++) {
+        if (out[q] == i) {
+          throw new IllegalArgumentException("--lost names index " + i + " twice");
+        }
+      }
+      out[p] = i;
     }
-    if (i < 0 || i >= n) {
-      throw new IllegalArgumentException("--lost " + i + " is not an internal block index 0.." + (n - 1));
-    }
-    return i;
+    java.util.Arrays.sort(out);
+    return out;
+  }
+
+  private static String names(int[] index) {
+    return java.util.Arrays.stream(index).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining(","));
   }
 
   /** Rows of numbers separated by spaces or commas; '#' starts a comment. */

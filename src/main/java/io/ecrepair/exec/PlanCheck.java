@@ -8,9 +8,9 @@ import java.nio.ByteBuffer;
 import java.util.Random;
 
 /**
- * Proves a plan on real data: encodes random stripes with the code, drops the lost block,
+ * Proves a plan on real data: encodes random stripes with the code, drops the lost blocks,
  * runs the plan on a {@link SimulatedCluster}, and checks that the requestor ends with the
- * lost block's bytes and that every node moved exactly what the traffic table says (sub-chunks
+ * lost blocks' bytes and that every node moved exactly what the traffic table says (sub-chunks
  * x sub-chunk bytes x cell rows).
  */
 public final class PlanCheck {
@@ -30,6 +30,12 @@ public final class PlanCheck {
    */
   public static Report run(ErasureCode code, Plan plan, int lost, int subchunkBytes, int rows, int sliceBytes, long seed,
                            RegionCoder coder) {
+    return run(code, plan, new int[] {lost}, subchunkBytes, rows, sliceBytes, seed, coder);
+  }
+
+  /** The same for a plan that rebuilds several blocks: the requestor must end with each of them. */
+  public static Report run(ErasureCode code, Plan plan, int[] lost, int subchunkBytes, int rows, int sliceBytes,
+                           long seed, RegionCoder coder) {
     int n = code.totalUnits();
     int k = code.dataUnits();
     int cell = plan.graph().subchunkCount() * subchunkBytes;
@@ -54,13 +60,17 @@ public final class PlanCheck {
       java.util.Arrays.fill(pOff, r * cell);
       code.encode(java.util.Arrays.copyOf(blocks, k), dOff, java.util.Arrays.copyOfRange(blocks, k, n), pOff, cell);
     }
-    ByteBuffer expected = blocks[lost];
     ByteBuffer[] stored = blocks.clone();
-    stored[lost] = null;
+    for (int l : lost) {
+      stored[l] = null;
+    }
     ByteBuffer[] withSlot = java.util.Arrays.copyOf(stored, plan.problem().nodeCount());
     SimulatedCluster.Result res = new SimulatedCluster(coder).run(plan.graph(), plan.colors(),
         plan.problem().nodeCount(), withSlot, subchunkBytes, sliceBytes);
-    boolean same = res.repaired(lost).equals(expected.duplicate().clear());
+    boolean same = java.util.Arrays.equals(res.lostBlocks(), java.util.stream.IntStream.of(lost).sorted().toArray());
+    for (int l : lost) {
+      same &= res.repaired(l).equals(blocks[l].duplicate().clear());
+    }
     Traffic t = plan.traffic();
     long unit = (long) subchunkBytes * rows;
     boolean traffic = true;

@@ -61,6 +61,10 @@ public final class RepairCatalog {
   private static final Map<Plan, Map<Integer, NodePart>> PARTS = new ConcurrentHashMap<>();
   private static final java.util.Set<CodeSpec> SEARCHED = ConcurrentHashMap.newKeySet();
   private static final Map<String, Plan> CENTRAL = new ConcurrentHashMap<>();
+  /** Several-block losses whose plans were searched or queued, and those still queued (at most a few at a time). */
+  private static final java.util.Set<String> MULTI_SEARCHED = ConcurrentHashMap.newKeySet();
+  private static final java.util.Set<String> MULTI_PENDING = ConcurrentHashMap.newKeySet();
+  private static final int MAX_MULTI_PENDING = 8;
 
   private RepairCatalog() {}
 
@@ -79,11 +83,48 @@ public final class RepairCatalog {
    * code's plans in the background like {@link #parallelPlan}.
    */
   public static java.util.List<Plan> parallelPlans(CodeSpec spec, int lost) {
+    return parallelPlans(spec, new int[] {lost});
+  }
+
+  /**
+   * The stored parallel plans that rebuild {@code lost} (sorted; one block or several
+   * together), as {@link #parallelPlans(CodeSpec, int)}. Plans for several lost blocks are not
+   * shipped: the first task that needs one queues its search in the background (a bounded
+   * number at a time) and is repaired centrally; later tasks of the same losses find it.
+   */
+  public static java.util.List<Plan> parallelPlans(CodeSpec spec, int[] lost) {
     java.util.List<Plan> p = PARALLEL.lookupAll(spec, lost);
     if (SEARCHED.add(spec)) {
       PREPARER.execute(() -> searchParallelPlans(spec));
     }
+    if (p.isEmpty() && lost.length > 1) {
+      String key = spec + Arrays.toString(lost);
+      if (MULTI_PENDING.size() < MAX_MULTI_PENDING && MULTI_SEARCHED.add(key)) {
+        MULTI_PENDING.add(key);
+        PREPARER.execute(() -> {
+          try {
+            searchParallelPlans(spec, lost);
+          } finally {
+            MULTI_PENDING.remove(key);
+          }
+        });
+      }
+    }
     return p;
+  }
+
+  /** Loads or searches the parallel plans of {@code lost} (several blocks) and their central plan, on this thread. */
+  public static void searchParallelPlans(CodeSpec spec, int[] lost) {
+    synchronized (PARALLEL) {
+      try {
+        PARALLEL.precompute(spec, lost);
+        PARALLEL.lookupAll(spec, lost).forEach(RepairCatalog::parts);
+        centralPlan(spec, lost);
+      } catch (RuntimeException e) {
+        org.slf4j.LoggerFactory.getLogger(RepairCatalog.class).warn(
+            "ec-repair: no parallel repair plans for {} lost {}: {}", spec, Arrays.toString(lost), e.toString());
+      }
+    }
   }
 
   /**
@@ -106,8 +147,8 @@ public final class RepairCatalog {
   }
 
   /** The central plan of {@code lost} (everything on the requestor; no search), kept per code. */
-  public static Plan centralPlan(CodeSpec spec, int lost) {
-    return CENTRAL.computeIfAbsent(spec + "/" + lost, k -> {
+  public static Plan centralPlan(CodeSpec spec, int... lost) {
+    return CENTRAL.computeIfAbsent(spec + "/" + Arrays.toString(lost), k -> {
       RepairableCode code = code(spec);
       synchronized (code) {
         return Planner.plan(code, lost, "centralized", Planner.Options.defaults());
@@ -115,9 +156,9 @@ public final class RepairCatalog {
     });
   }
 
-  /** The central plan of {@code lost} if it was built already (never builds it: no work on a repair's path). */
-  public static java.util.Optional<Plan> centralPlanIfReady(CodeSpec spec, int lost) {
-    return java.util.Optional.ofNullable(CENTRAL.get(spec + "/" + lost));
+  /** The central plan of {@code lost} (sorted) if it was built already (never builds it: no work on a repair's path). */
+  public static java.util.Optional<Plan> centralPlanIfReady(CodeSpec spec, int... lost) {
+    return java.util.Optional.ofNullable(CENTRAL.get(spec + "/" + Arrays.toString(lost)));
   }
 
   /** Every node's part of a plan, compiled once. */

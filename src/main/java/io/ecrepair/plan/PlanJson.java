@@ -21,12 +21,17 @@ public final class PlanJson {
   private PlanJson() {}
 
   public static Map<String, Object> toJson(Plan plan, String policy, int lost) {
+    return toJson(plan, policy, new int[] {lost});
+  }
+
+  /** {@code lost} is written as one index, or as a list when several blocks are rebuilt together. */
+  public static Map<String, Object> toJson(Plan plan, String policy, int[] lost) {
     RepairProblem p = plan.problem();
     Ecdag g = plan.graph();
     int alpha = g.subchunkCount();
     Map<String, Object> j = new LinkedHashMap<>();
     j.put("policy", policy);
-    j.put("lost", lost);
+    j.put("lost", lost.length == 1 ? (Object) lost[0] : java.util.Arrays.stream(lost).boxed().toList());
     j.put("strategy", plan.strategy());
     j.put("subchunkCount", alpha);
     j.put("n", p.blockCount());

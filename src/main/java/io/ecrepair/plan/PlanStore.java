@@ -87,33 +87,42 @@ public final class PlanStore {
    * it computed.
    */
   public int precompute(CodeSpec code) {
-    RepairableCode c = code.create(RegionCoders.best());
     int computed = 0;
     for (int lost = 0; lost < code.n(); lost++) {
-      if (lookup(code, lost).isPresent()) {
-        continue;
+      computed += precompute(code, lost);
+    }
+    return computed;
+  }
+
+  /**
+   * Plans the repair of {@code lost} together (one or several blocks) with its alternatives,
+   * unless stored already; returns how many plans it computed.
+   */
+  public int precompute(CodeSpec code, int... lost) {
+    if (lookup(code, lost).isPresent()) {
+      return 0;
+    }
+    RepairableCode c = code.create(RegionCoders.best());
+    Plan first = Planner.plan(c, lost, strategy, options);
+    put(key(code, lost, 0), first, code, lost);
+    int computed = 1;
+    java.util.TreeSet<Integer> taken = new java.util.TreeSet<>();
+    Plan last = first;
+    for (int alt = 1; alt <= alternatives; alt++) {
+      for (int node : last.computingNodes()) {
+        taken.add(node);
       }
-      Plan first = Planner.plan(c, lost, strategy, options);
-      put(key(code, lost, 0), first, code, lost);
+      if (taken.isEmpty() || taken.size() >= code.n() - lost.length) {
+        break; // nothing computes, or no helper is left to compute
+      }
+      Plan p = Planner.plan(c, lost, strategy,
+          options.withNoCompute(taken.stream().mapToInt(Integer::intValue).toArray()));
       computed++;
-      java.util.TreeSet<Integer> taken = new java.util.TreeSet<>();
-      Plan last = first;
-      for (int alt = 1; alt <= alternatives; alt++) {
-        for (int node : last.computingNodes()) {
-          taken.add(node);
-        }
-        if (taken.isEmpty() || taken.size() >= code.n() - 1) {
-          break; // nothing computes, or no helper is left to compute
-        }
-        Plan p = Planner.plan(c, lost, strategy,
-            options.withNoCompute(taken.stream().mapToInt(Integer::intValue).toArray()));
-        computed++;
-        if (!asGoodAs(p, first)) {
-          break;
-        }
-        put(key(code, lost, alt), p, code, lost);
-        last = p;
+      if (!asGoodAs(p, first)) {
+        break;
       }
+      put(key(code, lost, alt), p, code, lost);
+      last = p;
     }
     return computed;
   }
@@ -126,12 +135,15 @@ public final class PlanStore {
   }
 
   /** The stored plan, from memory, the directory or (for {@link #withShippedPlans}) the jar; never searches. */
-  public Optional<Plan> lookup(CodeSpec code, int lost) {
+  public Optional<Plan> lookup(CodeSpec code, int... lost) {
     return lookup(code, lost, 0);
   }
 
-  /** The stored plan and its stored alternatives (first the plan itself; empty if none is stored); never searches. */
-  public java.util.List<Plan> lookupAll(CodeSpec code, int lost) {
+  /**
+   * The stored plan of {@code lost} (one or several blocks) and its stored alternatives (first
+   * the plan itself; empty if none is stored); never searches.
+   */
+  public java.util.List<Plan> lookupAll(CodeSpec code, int... lost) {
     java.util.List<Plan> all = new java.util.ArrayList<>();
     for (int alt = 0; alt <= alternatives; alt++) {
       Optional<Plan> p = lookup(code, lost, alt);
@@ -143,7 +155,7 @@ public final class PlanStore {
     return all;
   }
 
-  private Optional<Plan> lookup(CodeSpec code, int lost, int alt) {
+  private Optional<Plan> lookup(CodeSpec code, int[] lost, int alt) {
     String key = key(code, lost, alt);
     Plan p = plans.get(key);
     if (p == null && shippedPlans) {
@@ -191,7 +203,7 @@ public final class PlanStore {
     return plans.size();
   }
 
-  private void put(String key, Plan p, CodeSpec code, int lost) {
+  private void put(String key, Plan p, CodeSpec code, int[] lost) {
     plans.put(key, p);
     if (dir != null) {
       try {
@@ -207,11 +219,10 @@ public final class PlanStore {
     }
   }
 
-  private String key(CodeSpec code, int lost, int alt) {
-    if (lost < 0 || lost >= code.n()) {
-      throw new IllegalArgumentException("lost index " + lost + " outside 0.." + (code.n() - 1));
-    }
-    return code.codec() + "-" + code.k() + "-" + code.m() + "_" + strategy + "_lost" + lost
+  private String key(CodeSpec code, int[] lost, int alt) {
+    int[] sorted = RepairProblem.checkedLost(lost, code.n());
+    return code.codec() + "-" + code.k() + "-" + code.m() + "_" + strategy + "_lost"
+        + java.util.stream.IntStream.of(sorted).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining("-"))
         + (options.outsideRequestor() ? "_outside" : "") + "_seed" + options.seed()
         + (options.transform() == null ? "" : "_" + options.transform().replace('+', '-'))
         + (alt == 0 ? "" : "_alt" + alt);

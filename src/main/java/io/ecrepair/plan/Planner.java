@@ -130,9 +130,20 @@ public final class Planner {
 
   /** Plans the repair of block {@code lost} of {@code code}. */
   public static Plan plan(RepairableCode code, int lost, String strategy, Options o) {
+    return plan(code, new int[] {lost}, strategy, o);
+  }
+
+  /**
+   * Plans the repair of blocks {@code lost} of {@code code} together (see
+   * {@link RepairProblem#forCode(RepairableCode, int[], boolean)}); pipelines repair one block.
+   */
+  public static Plan plan(RepairableCode code, int[] lost, String strategy, Options o) {
     checkStrategy(strategy);
     RepairProblem base = RepairProblem.forCode(code, lost, o.outsideRequestor()).withoutCandidates(o.noCompute());
     if (strategy.startsWith("pipeline")) {
+      if (lost.length != 1) {
+        throw new IllegalArgumentException("a pipeline repairs one block; " + lost.length + " are lost");
+      }
       if (o.noCompute().length > 0) {
         throw new IllegalArgumentException("a pipeline computes on every helper: it takes no nodes that may not compute");
       }

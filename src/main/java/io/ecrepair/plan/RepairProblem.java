@@ -93,13 +93,33 @@ public final class RepairProblem {
 
   /** The bandwidth-optimal repair of one lost block, with the requestor replacing it (or outside). */
   public static RepairProblem forCode(RepairableCode code, int lost, boolean outsideRequestor) {
+    return forCode(code, new int[] {lost}, outsideRequestor);
+  }
+
+  /**
+   * The code's repair of several lost blocks together from all the others. The requestor
+   * replaces the first (lowest) lost block, or is outside; it receives every repaired block
+   * (a DataNode that rebuilds several blocks writes them all). The other lost blocks' nodes
+   * hold nothing and take no part.
+   */
+  public static RepairProblem forCode(RepairableCode code, int[] lost, boolean outsideRequestor) {
     int n = code.totalUnits();
-    if (lost < 0 || lost >= n) {
-      throw new IllegalArgumentException("lost index " + lost + " outside 0.." + (n - 1));
+    int[] sorted = checkedLost(lost, n);
+    int[] available = IntStream.range(0, n).filter(i -> Arrays.binarySearch(sorted, i) < 0).toArray();
+    Ecdag g = code.repairGraph(sorted, available);
+    return new RepairProblem(g, n, outsideRequestor ? n : sorted[0]);
+  }
+
+  /** {@code lost} sorted, after checking it names distinct indices 0..n-1 (at least one). */
+  public static int[] checkedLost(int[] lost, int n) {
+    int[] sorted = IntStream.of(lost).sorted().distinct().toArray();
+    if (sorted.length == 0 || sorted.length != lost.length) {
+      throw new IllegalArgumentException("lost indices " + Arrays.toString(lost) + " must be distinct, at least one");
     }
-    int[] available = IntStream.range(0, n).filter(i -> i != lost).toArray();
-    Ecdag g = code.repairGraph(new int[] {lost}, available);
-    return new RepairProblem(g, n, outsideRequestor ? n : lost);
+    if (sorted[0] < 0 || sorted[sorted.length - 1] >= n) {
+      throw new IllegalArgumentException("lost index outside 0.." + (n - 1) + ": " + Arrays.toString(lost));
+    }
+    return sorted;
   }
 
   /**
@@ -149,6 +169,11 @@ public final class RepairProblem {
 
   public int requestor() {
     return requestor;
+  }
+
+  /** The blocks the graph rebuilds (sorted). */
+  public int[] lostBlocks() {
+    return graph.repaired().stream().mapToInt(Ecdag.Vertex::block).sorted().distinct().toArray();
   }
 
   public boolean outsideRequestor() {

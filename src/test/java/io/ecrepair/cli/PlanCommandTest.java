@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -184,6 +185,28 @@ class PlanCommandTest {
     assertEquals(r.json().get("plans").get(5).get("searchSeconds").asDouble(), one.json().get("searchSeconds").asDouble());
     assertEquals(8, one.json().get("maxRepairLoad").get("subchunks").asInt());
     assertEquals(32, one.json().get("repairBandwidth").get("subchunks").asInt());
+  }
+
+  @Test
+  void severalLostBlocksArePlannedTogether() throws Exception {
+    Path store = tmp.resolve("pairs");
+    Run r = run("plan", "--policy", "CLAY-4-2-1024k", "--lost", "3,1", "--store", store.toString(), "--json",
+        "--verify");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("[1,3]", r.json().get("lost").toString());
+    assertEquals("1", r.json().get("requestor").asText(), "the lowest lost block is the requestor");
+    assertTrue(r.json().get("verified").get("ok").asBoolean());
+    assertTrue(r.json().get("traffic").get("1").get("in").asInt() >= 2 * 8, "the requestor receives both blocks");
+    assertTrue(!r.json().get("traffic").has("3"), "the other lost node takes no part");
+    try (var files = Files.list(store)) {
+      assertEquals(List.of("clay-4-2_fast_lost1-3_seed1.json"), files.map(f -> f.getFileName().toString()).toList());
+    }
+    Run text = run("plan", "--policy", "CLAY-4-2-1024k", "--lost", "1,3");
+    assertEquals(0, text.code(), text.err());
+    assertTrue(text.out().startsWith("CLAY-4-2-1024k, lost 1,3, strategy fast"), text.out());
+    assertOneLineError(run("plan", "--policy", "CLAY-4-2-1024k", "--lost", "1,1"), "twice");
+    assertOneLineError(run("plan", "--policy", "CLAY-4-2-1024k", "--lost", "1,3", "--strategy", "pipeline"),
+        "a pipeline repairs one block");
   }
 
   @Test

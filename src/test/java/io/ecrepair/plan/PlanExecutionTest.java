@@ -95,6 +95,44 @@ class PlanExecutionTest {
     }
   }
 
+  /**
+   * Plans that rebuild two blocks together: every pair of CLAY-4-2 and BUTTERFLY-4-2 and some of
+   * CLAY-6-3, stored, reloaded and run; the requestor (the lower lost index) receives both
+   * blocks, the other lost node takes no part, and the helpers compute part of the repair.
+   */
+  @Test
+  void doubleLossPlansStoreAndExecute() {
+    Planner.Options o = Planner.Options.defaults().withMoveBudget(200_000).withTimeLimit(20).withSliceBytes(8);
+    int parallel = 0;
+    for (String policy : new String[] {"CLAY-4-2-1024k", "BUTTERFLY-4-2-1024k", "CLAY-6-3-1024k"}) {
+      CodeSpec spec = Policy.parse(policy).code();
+      RepairableCode code = spec.create(RegionCoders.best());
+      Path dir = tmp.resolve("double-" + policy);
+      PlanStore store = new PlanStore(dir, "fast", o, 1);
+      for (int a = 0; a < spec.n(); a++) {
+        for (int b = a + 1; b < spec.n(); b += spec.n() > 6 ? 4 : 1) {
+          int[] lost = {b, a};
+          assertTrue(store.precompute(spec, lost) >= 1);
+          assertEquals(0, store.precompute(spec, a, b), "stored under the sorted pair");
+          List<Plan> all = new PlanStore(dir, "fast", o, 1).lookupAll(spec, a, b);
+          assertEquals(store.lookupAll(spec, lost).size(), all.size());
+          for (Plan p : all) {
+            String where = policy + " lost " + a + "," + b + " " + p;
+            assertEquals(a, p.problem().requestor(), where);
+            assertArrayEquals(new int[] {a, b}, p.problem().lostBlocks(), where);
+            assertEquals(0, p.traffic().in(b) + p.traffic().out(b), "the other lost node takes no part, " + where);
+            assertTrue(PlanCheck.run(code, p, lost, 16, 2, o.sliceBytes(), a * 31 + b, RegionCoders.best()).ok(),
+                where);
+            if (p.traffic().in(a) < p.traffic().bandwidth()) {
+              parallel++;
+            }
+          }
+        }
+      }
+    }
+    assertTrue(parallel > 20, "most double-loss plans compute on helpers: " + parallel);
+  }
+
   @Test
   void outsideRequestorPlansExecuteToo() {
     Planner.Options o = Planner.Options.defaults().withMoveBudget(300_000).withOutsideRequestor(true);

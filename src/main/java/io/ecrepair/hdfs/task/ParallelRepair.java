@@ -19,6 +19,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,8 @@ import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.hdfs.util.StripedBlockUtil;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.net.NetUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a colored repair plan across the helpers' repair agents (ParaRC's parallel repair, a
@@ -43,6 +46,8 @@ import org.apache.hadoop.net.NetUtils;
  * frame ends the run: the rows written stay written and the caller finishes the rest centrally.
  */
 final class ParallelRepair {
+  private static final Logger LOG = LoggerFactory.getLogger(ParallelRepair.class);
+
   /**
    * Rows written, their bytes, per plan node {bytes received, bytes sent, bytes read from its
    * own replica} (complete only for a run that did not stop early), and why it stopped early
@@ -63,30 +68,34 @@ final class ParallelRepair {
   }
 
   /**
-   * Rebuilds rows 0..rows-1 of internal block {@code lost} with {@code plan} (requestor =
-   * {@code lost}) into {@code writer}, every value cut into pieces of {@code pieceBytes}. The
-   * plan's graph covers a cell row of the whole cell size: a vector code's rows must be full
-   * stripes; a scalar code's may be shorter (helpers' bytes past their ends are zeros).
+   * Rebuilds rows 0..rows-1 of internal blocks {@code lost} (the targets' order) with
+   * {@code plan}, whose requestor (this DataNode) is one of them and receives them all, into
+   * {@code writers[i]} for {@code lost[i]}, every value cut into pieces of {@code pieceBytes}.
+   * The plan's graph covers a cell row of the whole cell size: a vector code's rows must be
+   * full stripes; a scalar code's may be shorter (helpers' bytes past their ends are zeros). A
+   * target whose write fails is marked in {@code targetOk} and skipped, as the central path does;
+   * the run stops when none is left.
    */
-  Outcome run(Plan plan, Map<Integer, NodePart> parts, int lost, Map<Integer, Deque<DatanodeInfo>> sources,
-              StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetWriter writer)
-      throws IOException {
+  Outcome run(Plan plan, Map<Integer, NodePart> parts, int[] lost, Map<Integer, Deque<DatanodeInfo>> sources,
+              StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetWriter[] writers,
+              boolean[] targetOk) throws IOException {
+    int requestor = plan.problem().requestor();
     int cellSize = layout.cellSize();
     int alpha = plan.graph().subchunkCount();
     SliceGeometry geometry = new SliceGeometry(0, rows, cellSize / alpha, pieceBytes);
     long hi = RANDOM.nextLong();
     long lo = RANDOM.nextLong();
     String name = "repair " + Long.toHexString(lo) + " of " + order;
-    NodePart mine = parts.get(lost);
+    NodePart mine = parts.get(requestor);
     long expected = (long) mine.valuesIn() * geometry.subchunkBytes() * rows;
     PlanSession session = new PlanSession(name, mine, geometry.pieceBytes(), ctx.stallMillis(), ctx.inbound(),
         expected);
     ctx.sessions().register(hi, lo, session);
     Map<Integer, InetSocketAddress> agents = new TreeMap<>();
     DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(ctx.datanode().getDatanodeId()).build();
-    agents.put(lost, ctx.agentAddress(self));
+    agents.put(requestor, ctx.agentAddress(self));
     for (int node : parts.keySet()) {
-      if (node != lost) {
+      if (node != requestor) {
         agents.put(node, ctx.agentAddress(sources.get(node).peekFirst()));
       }
     }
@@ -102,9 +111,9 @@ final class ParallelRepair {
     try {
       // Every helper gets its part and says it is ready before anyone sends a value.
       for (Map.Entry<Integer, NodePart> e : parts.entrySet()) {
-        if (e.getKey() != lost) {
+        if (e.getKey() != requestor) {
           controls.put(e.getKey(), sendPart(e.getValue(), hi, lo, sources.get(e.getKey()).peekFirst(), layout,
-              groupLength, geometry, agents, alpha == 1 ? layout.internalBlockLength(groupLength, lost) : Long.MAX_VALUE));
+              groupLength, geometry, agents, alpha == 1 ? longestBlock(layout, groupLength, lost) : Long.MAX_VALUE));
         }
       }
       for (Map.Entry<Integer, Socket> c : controls.entrySet()) {
@@ -128,9 +137,16 @@ final class ParallelRepair {
             ctx.datanode().getDnConf().getSocketWriteTimeout(), ctx.stallMillis(), ctx.readPool());
       }
       runner = new PartRunner(mine, ctx.coder(), geometry.pieceBytes(), ctx.buffers());
-      byte[] row = new byte[cellSize];
+      // One row buffer per lost block, in the targets' order.
+      byte[][] row = new byte[lost.length][cellSize];
+      int[] rowOf = new int[layout.totalUnits()];
+      Arrays.fill(rowOf, -1);
+      for (int i = 0; i < lost.length; i++) {
+        rowOf[lost[i]] = i;
+      }
       int s = geometry.subchunkBytes();
-      PartRunner.Results results = (t, r, src, off, len) -> src.get(off, row, r.subchunk() * s + geometry.offset(t), len);
+      PartRunner.Results results = (t, r, src, off, len) -> src.get(off, row[rowOf[r.block()]],
+          r.subchunk() * s + geometry.offset(t), len);
       PartRunner.Leaves noLeaves = (t, subs, dst, len) -> {
         throw new IOException("the requestor holds no block of the group");
       };
@@ -144,15 +160,13 @@ final class ParallelRepair {
         long t1 = System.nanoTime();
         runNanos += t1 - t0;
         if (geometry.endsRow(t)) {
-          int len = layout.cellLength(groupLength, geometry.row(t), lost);
-          if (!writer.isOpen()) {
-            writer.open(ctx.defaultChecksum());
+          for (int i = 0; i < lost.length; i++) {
+            written += write(writers, targetOk, i, lost[i], row[i], layout.cellLength(groupLength, geometry.row(t),
+                lost[i]), throttle);
           }
-          if (throttle != null) {
-            throttle.throttle(len);
+          if (!anyTrue(targetOk)) {
+            throw new IOException("every target failed");
           }
-          writer.write(ByteBuffer.wrap(row, 0, len));
-          written += len;
           rowsDone++;
           writeNanos += System.nanoTime() - t1;
         }
@@ -161,7 +175,7 @@ final class ParallelRepair {
         senders.finish(); // our ends first: a peer may be waiting for them before it sends its own
       }
       session.awaitEnds();
-      traffic.put(lost, new long[] {runner.bytesIn(), runner.bytesOut(), 0});
+      traffic.put(requestor, new long[] {runner.bytesIn(), runner.bytesOut(), 0});
       for (Map.Entry<Integer, CompletableFuture<long[]>> d : done.entrySet()) {
         traffic.put(d.getKey(), d.getValue().get(ctx.stallMillis(), TimeUnit.MILLISECONDS));
       }
@@ -189,8 +203,51 @@ final class ParallelRepair {
     }
   }
 
-  /** Opens the control connection to a helper's agent and sends its part. */
+  /** Writes one rebuilt cell to its target; a target that fails is closed and skipped from then on. */
+  private long write(TargetWriter[] writers, boolean[] targetOk, int i, int lost, byte[] cell, int len,
+                     DataTransferThrottler throttle) {
+    if (!targetOk[i] || len == 0) {
+      return 0;
+    }
+    TargetWriter w = writers[i];
+    try {
+      if (!w.isOpen()) {
+        w.open(ctx.defaultChecksum());
+      }
+      if (throttle != null) {
+        throttle.throttle(len);
+      }
+      w.write(ByteBuffer.wrap(cell, 0, len));
+      return len;
+    } catch (IOException e) {
+      LOG.warn("ec-repair: target {} failed for internal block {} of {}: {}", w.target(), lost, order, e.toString());
+      targetOk[i] = false;
+      w.close();
+      return 0;
+    }
+  }
+
+  private static boolean anyTrue(boolean[] b) {
+    for (boolean x : b) {
+      if (x) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The longest of the lost blocks (a scalar code's helpers need no bytes past it). */
+  private static long longestBlock(StripedLayout layout, long groupLength, int[] lost) {
+    long max = 0;
+    for (int u : lost) {
+      max = Math.max(max, layout.internalBlockLength(groupLength, u));
+    }
+    return max;
+  }
+
   /**
+   * Opens the control connection to a helper's agent and sends its part.
+   *
    * @param need the helper's bytes the repair needs are below this block offset: a scalar
    *     code's lost byte j of a row depends on byte j of the helpers' cells alone
    */

@@ -225,9 +225,9 @@ public final class ReconstructionTask implements Runnable {
     try {
       int row = 0;
       if (PipelinedRepair.applies(ctx, spec, lost.length) && lostBytes > 0) {
-        row = pipeline(spec, lost[0], sources, empty, layout, groupLength, rows, writers[0]);
-      } else if (ctx.parallel() && !scalar && lost.length == 1 && !ctx.validation()) {
-        row = parallel(spec, lost[0], sources, layout, groupLength, writers[0]);
+        row = pipeline(spec, lost[0], sources, empty, layout, groupLength, rows, writers, targetOk);
+      } else if (ctx.parallel() && !scalar && !ctx.validation()) {
+        row = parallel(spec, lost, sources, layout, groupLength, writers, targetOk);
       }
       while (row < rows) {
         int[] available = available(sources, empty);
@@ -300,7 +300,8 @@ public final class ReconstructionTask implements Runnable {
    * could be formed.
    */
   private int pipeline(CodeSpec spec, int lost, Map<Integer, Deque<DatanodeInfo>> sources, TreeSet<Integer> empty,
-                       StripedLayout layout, long groupLength, int rows, TargetWriter writer) throws IOException {
+                       StripedLayout layout, long groupLength, int rows, TargetWriter[] writers, boolean[] targetOk)
+      throws IOException {
     long planStart = System.nanoTime();
     Plan chain;
     try {
@@ -315,52 +316,56 @@ public final class ReconstructionTask implements Runnable {
     if (chain == null) {
       return 0;
     }
-    return distributed(chain, NodePart.compile(chain.graph(), chain.colors()), lost, sources, layout, groupLength,
-        rows, ctx.pipelineSliceBytes(), writer, "chain");
+    return distributed(chain, NodePart.compile(chain.graph(), chain.colors()), new int[] {lost}, sources, layout,
+        groupLength, rows, ctx.pipelineSliceBytes(), writers, targetOk, "chain");
   }
 
   /**
-   * Rebuilds the full rows of the lost block with one of the code's parallel plans across the
-   * helpers' repair agents; returns the rows written: all full rows, those before the run
-   * stopped, or 0 when no plan applies (none stored yet, a helper of every plan without a
-   * source, no full row, cells that do not split into whole sub-chunks, or the central plan
-   * expected to finish first).
+   * Rebuilds the full rows of the lost blocks (one, or several together) with one of the
+   * code's parallel plans across the helpers' repair agents; returns the rows written: all full
+   * rows, those before the run stopped, or 0 when no plan applies (none stored yet, a helper of
+   * every plan without a source, no full row, cells that do not split into whole sub-chunks, or
+   * the central plan expected to finish first). {@code lost} is in the targets' order.
    */
-  private int parallel(CodeSpec spec, int lost, Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout,
-                       long groupLength, TargetWriter writer) throws IOException {
+  private int parallel(CodeSpec spec, int[] lost, Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout,
+                       long groupLength, TargetWriter[] writers, boolean[] targetOk) throws IOException {
     int cellSize = layout.cellSize();
     int fullRows = (int) (groupLength / ((long) layout.dataUnits() * cellSize));
     if (fullRows == 0 || cellSize % spec.subPacketization() != 0) {
       return 0;
     }
     long planStart = System.nanoTime();
+    int[] lostSorted = IntStream.of(lost).sorted().toArray();
+    // This DataNode is the plan's requestor: the node of the lowest lost index, which receives every block.
+    int requestor = lostSorted[0];
     List<Plan> candidates = new ArrayList<>();
-    for (Plan p : RepairCatalog.parallelPlans(spec, lost)) {
-      if (p.problem().requestor() == lost && RepairCatalog.parts(p).containsKey(lost)
-          && RepairCatalog.parts(p).keySet().stream().allMatch(u -> u == lost || hasSource(sources, u))) {
+    for (Plan p : RepairCatalog.parallelPlans(spec, lostSorted)) {
+      if (p.problem().requestor() == requestor && RepairCatalog.parts(p).containsKey(requestor)
+          && RepairCatalog.parts(p).keySet().stream().allMatch(u -> u == requestor || hasSource(sources, u))) {
         candidates.add(p);
       }
     }
     if (candidates.isEmpty()) {
       planNanos += System.nanoTime() - planStart;
       LOG.info("ec-repair: no parallel plan for {} lost {} whose helpers all have a source; repairing {} centrally",
-          spec, lost, order);
+          spec, Arrays.toString(lostSorted), order);
       return 0;
     }
     // The plan that should finish first, given what the nodes' downlinks still carry for other
     // repairs; the central plan competes once it is ready (it is built in the background).
     int parallelCount = candidates.size();
-    RepairCatalog.centralPlanIfReady(spec, lost).ifPresent(candidates::add);
+    RepairCatalog.centralPlanIfReady(spec, lostSorted).ifPresent(candidates::add);
     int chosen = 0;
     long[] backlog = new long[spec.n()];
     if (candidates.size() > 1) {
       int[] receivers = IntStream.range(0, spec.n())
-          .filter(u -> u != lost && candidates.stream().anyMatch(p -> p.traffic().in(u) > 0)).toArray();
+          .filter(u -> Arrays.binarySearch(lostSorted, u) < 0 && candidates.stream().anyMatch(p -> p.traffic().in(u) > 0))
+          .toArray();
       long[] probed = AgentLoads.probe(ctx, receivers, sources);
       for (int i = 0; i < receivers.length; i++) {
         backlog[receivers[i]] = probed[i];
       }
-      backlog[lost] = ctx.inbound().get();
+      backlog[requestor] = ctx.inbound().get();
       long unit = (long) cellSize / spec.subPacketization() * fullRows;
       // Equal plans are taken in turn by group, so simultaneous tasks do not all load the first.
       int prefer = (int) Math.floorMod(order.blockGroup().getBlockId() >> 4, (long) parallelCount);
@@ -374,7 +379,7 @@ public final class ReconstructionTask implements Runnable {
     }
     Plan plan = candidates.get(chosen);
     return distributed(plan, RepairCatalog.parts(plan), lost, sources, layout, groupLength, fullRows,
-        ctx.planPieceBytes(), writer, "parallel");
+        ctx.planPieceBytes(), writers, targetOk, "parallel");
   }
 
   private static boolean hasSource(Map<Integer, Deque<DatanodeInfo>> sources, int unit) {
@@ -383,16 +388,16 @@ public final class ReconstructionTask implements Runnable {
   }
 
   /**
-   * Runs {@code plan} on the helpers' agents for rows 0..rows-1 of the lost block; returns the
+   * Runs {@code plan} on the helpers' agents for rows 0..rows-1 of the lost blocks; returns the
    * rows written. The route becomes {@code how}, or {@code how+central} when the run stopped
    * early (the caller then finishes centrally from the row reached).
    */
-  private int distributed(Plan plan, Map<Integer, NodePart> parts, int lost, Map<Integer, Deque<DatanodeInfo>> sources,
-                          StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetWriter writer,
-                          String how) throws IOException {
+  private int distributed(Plan plan, Map<Integer, NodePart> parts, int[] lost,
+                          Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout, long groupLength, int rows,
+                          int pieceBytes, TargetWriter[] writers, boolean[] targetOk, String how) throws IOException {
     firstRowAt = System.nanoTime();
     ParallelRepair.Outcome o = new ParallelRepair(ctx, order, connector).run(plan, parts, lost, sources, layout,
-        groupLength, rows, pieceBytes, writer);
+        groupLength, rows, pieceBytes, writers, targetOk);
     lastRowAt = System.nanoTime();
     bytesWritten += o.bytes();
     readNanos += o.runNanos(); // waiting for the helpers' values, and the requestor's own steps
@@ -400,7 +405,7 @@ public final class ReconstructionTask implements Runnable {
     if (o.failure() == null) {
       nodeTraffic = o.traffic();
       for (Map.Entry<Integer, long[]> t : o.traffic().entrySet()) {
-        if (t.getKey() != lost) {
+        if (t.getKey() != plan.problem().requestor()) {
           helperBytes.computeIfAbsent(t.getKey(), u -> new LongAdder()).add(t.getValue()[2]);
           bytesRead.add(t.getValue()[2]);
         } else {

@@ -23,8 +23,9 @@ import java.util.Map;
  * @param helperReplacements how often a failed or stalled helper was replaced
  * @param validated whether the rebuilt cells were checked by an independent decode
  * @param error null on success, else why the task failed
- * @param nodeTraffic for a parallel repair, per internal block index of the plan (the rebuilt
- *     one is this DataNode) {bytes received, bytes sent, bytes read from its replica}; empty otherwise
+ * @param nodeTraffic for a parallel repair, per internal block index of the plan (the lowest
+ *     rebuilt one is this DataNode) {bytes received, bytes sent, bytes read from its replica};
+ *     empty otherwise
  */
 public record TaskReport(String engine, String datanode, String policy, String codec, long blockGroupId, int[] lost,
                          String route,

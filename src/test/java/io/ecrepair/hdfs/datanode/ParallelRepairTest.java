@@ -7,6 +7,7 @@ import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.agent.ReadFaults;
 import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.task.ReconstructionContext;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
 import io.ecrepair.plan.Plan;
@@ -55,12 +56,29 @@ class ParallelRepairTest {
 
   @Test
   void clayBlocksAreRebuiltByTheirHelpersTogether() throws Exception {
-    rebuildInParallel("clay", 4, 2, 7);
+    rebuildInParallel("clay", 4, 2, 7, 1);
   }
 
   @Test
   void butterflyBlocksAreRebuiltByTheirHelpersTogether() throws Exception {
-    rebuildInParallel("butterfly", 4, 2, 7);
+    rebuildInParallel("butterfly", 4, 2, 7, 1);
+  }
+
+  /**
+   * Two DataNodes of a group die together: the NameNode schedules one task for both blocks,
+   * and the DataNode that rebuilds them runs a plan for the pair (searched ahead here, as the
+   * DataNode does in the background the first time it meets a pair).
+   */
+  @Test
+  void twoBlocksOfAGroupAreRebuiltTogetherInParallel() throws Exception {
+    CodeSpec spec = new CodeSpec("clay", 4, 2);
+    for (int a = 0; a < spec.n(); a++) {
+      for (int b = a + 1; b < spec.n(); b++) {
+        RepairCatalog.searchParallelPlans(spec, new int[] {a, b});
+        assertTrue(!RepairCatalog.parallelPlans(spec, new int[] {a, b}).isEmpty(), "a plan for lost " + a + "," + b);
+      }
+    }
+    rebuildInParallel("clay", 4, 2, 8, 2);
   }
 
   @Test
@@ -69,27 +87,33 @@ class ParallelRepairTest {
     for (int lost = 0; lost < 14; lost++) {
       assertTrue(RepairCatalog.parallelPlan(spec, lost).isPresent(), "a plan for lost " + lost + " ships in the jar");
     }
-    rebuildInParallel("clay", 10, 4, 15);
+    rebuildInParallel("clay", 10, 4, 15, 1);
   }
 
-  private void rebuildInParallel(String codec, int k, int m, int dataNodes) throws Exception {
+  /** Loses {@code victims} holders of the first group together and checks the parallel tasks. */
+  private void rebuildInParallel(String codec, int k, int m, int dataNodes, int victims) throws Exception {
     CodeSpec spec = new CodeSpec(codec, k, m);
     RepairCatalog.searchParallelPlans(spec);
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), dataNodes, codec, k, m, CELL,
         CELLS_PER_BLOCK, parallel(true))) {
       org.apache.hadoop.fs.Path big = c.writeMixedFiles();
-      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
+      DatanodeInfo[] lose = new DatanodeInfo[victims];
+      for (int i = 0; i < victims; i++) {
+        lose[i] = c.holder(big, 0, i);
+      }
+      List<TaskReport> reports = c.loseAndVerify(lose);
       int parallelTasks = 0;
+      int rebuiltTogether = 0;
       for (TaskReport r : reports) {
         assertTrue(r.succeeded() && r.helperReplacements() == 0, r.toString());
-        if (r.lostBytes() != (long) CELLS_PER_BLOCK * CELL || r.route().equals("central")) {
+        if (r.lostBytes() != (long) r.lost().length * CELLS_PER_BLOCK * CELL || r.route().equals("central")) {
           continue; // a group with no full row, or one the plan choice found faster central (busy helpers)
         }
         assertEquals("parallel", r.route(), r.toString());
         parallelTasks++;
-        // Every node moved what the traffic table of the plan it ran says (one of the lost index's
-        // plans, chosen by load): sub-chunks x sub-chunk bytes x rows.
-        int lost = r.lost()[0];
+        // Every node moved what the traffic table of the plan it ran says (one of the lost
+        // blocks' plans, chosen by load): sub-chunks x sub-chunk bytes x rows.
+        int[] lost = Arrays.stream(r.lost()).sorted().toArray();
         List<Plan> plans = RepairCatalog.parallelPlans(spec, lost);
         Plan ran = null;
         for (Plan plan : plans) {
@@ -97,12 +121,19 @@ class ParallelRepairTest {
             ran = plan;
           }
         }
-        assertTrue(ran != null, "no plan of lost " + lost + " moves what the task moved: " + r + " "
+        assertTrue(ran != null, "no plan of lost " + Arrays.toString(lost) + " moves what the task moved: " + r + " "
             + r.nodeTraffic().entrySet().stream().map(e -> e.getKey() + "=" + Arrays.toString(e.getValue())).toList()
             + ", plans " + plans);
-        assertTrue(ran.traffic().in(lost) < ran.traffic().bandwidth(), "the helpers computed part of the repair: " + ran);
+        assertTrue(ran.traffic().in(lost[0]) < ran.traffic().bandwidth(),
+            "the helpers computed part of the repair: " + ran);
+        if (lost.length > 1) {
+          rebuiltTogether++;
+        }
       }
       assertTrue(parallelTasks > 0, "some task ran in parallel: " + reports);
+      if (victims > 1) {
+        assertTrue(rebuiltTogether > 0, "some task rebuilt " + victims + " blocks together in parallel: " + reports);
+      }
       assertEquals(parallelTasks, metric(c, "ParallelTasks"), "ParallelTasks metric");
       assertEquals(0, metric(c, "BrokenParallelRepairs"));
       for (var dn : c.cluster.getDataNodes()) {
@@ -161,6 +192,81 @@ class ParallelRepairTest {
     assertTrue(failed.get(), "the fault was injected");
     assertTrue(reports.stream().anyMatch(r -> r.route().equals("parallel+central")),
         "the repair whose participant failed was finished centrally: " + reports);
+  }
+
+  /**
+   * A participant's DataNode is stopped while it sends its part of a parallel repair (after its
+   * third frame of the first group, a helper there): the coordinator finishes that block from
+   * the row reached without it, and every block, the participant's own included, ends up equal
+   * to the original.
+   */
+  @Test
+  void aParticipantWhoseDataNodeStopsMidBlockIsFinishedCentrally() throws Exception {
+    CodeSpec spec = new CodeSpec("clay", 4, 2);
+    RepairCatalog.searchParallelPlans(spec);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 8, "clay", 4, 2, CELL, CELLS_PER_BLOCK,
+        parallel(false))) {
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      c.awaitHealthy();
+      DatanodeInfo victim = c.holder(big, 0, 0);
+      Map<String, DatanodeInfo> helpers = new java.util.HashMap<>();
+      Map<String, Integer> indexOf = new java.util.HashMap<>();
+      for (int j = 1; j < spec.n(); j++) {
+        DatanodeInfo h = c.holder(big, 0, j);
+        String name = ReconstructionContext.nameOf(c.dataNode(h));
+        helpers.put(name, h);
+        indexOf.put(name, j);
+      }
+      AtomicBoolean killing = new AtomicBoolean();
+      java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+      ReadFaults.set(new ReadFaults.Hook() {
+        @Override
+        public void afterRange(DatanodeInfo source, int rangesDelivered) {
+        }
+
+        @Override
+        public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+          Integer j = indexOf.get(datanode);
+          if (j == null || j != node || frames != 3 || !killing.compareAndSet(false, true)) {
+            return;
+          }
+          // Stopped from another thread: the DataNode's shutdown stops this very agent.
+          Thread t = new Thread(() -> {
+            try {
+              c.stop(helpers.get(datanode));
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            } finally {
+              stopped.countDown();
+            }
+          }, "test-stop-participant");
+          t.start();
+          try {
+            stopped.await(30, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("test: participant stopped", e);
+          }
+        }
+      });
+      try {
+        c.lose(victim);
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (stopped.getCount() > 0) {
+          assertTrue(System.currentTimeMillis() < deadline, "no helper of the first group sent a third frame");
+          Thread.sleep(50);
+        }
+      } finally {
+        ReadFaults.set(null);
+      }
+      c.awaitReconstruction(180_000);
+      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
+      c.verifyFiles();
+      List<TaskReport> reports = ReconstructionLog.reports();
+      assertTrue(reports.stream().anyMatch(r -> r.succeeded() && r.route().equals("parallel+central")),
+          "the repair whose participant stopped was finished centrally: " + reports);
+      assertTrue(metric(c, "BrokenParallelRepairs") > 0, "the metric counts the repair that stopped");
+    }
   }
 
   /**

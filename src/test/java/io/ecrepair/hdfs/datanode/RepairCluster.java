@@ -438,11 +438,11 @@ final class RepairCluster implements AutoCloseable {
   }
 
   /**
-   * Stops {@code victim}, waits for the NameNode-driven reconstruction, checks every internal
-   * block and file byte for byte; returns the tasks' reports.
+   * Stops {@code victims} together, waits for the NameNode-driven reconstruction, checks every
+   * internal block and file byte for byte; returns the tasks' reports.
    */
-  List<TaskReport> loseAndVerify(DatanodeInfo victim) throws Exception {
-    lose(victim);
+  List<TaskReport> loseAndVerify(DatanodeInfo... victims) throws Exception {
+    lose(victims);
     awaitReconstruction(120_000);
     org.junit.jupiter.api.Assertions.assertEquals(original.size(), verifyBlocks(),
         "every internal block present and equal");
