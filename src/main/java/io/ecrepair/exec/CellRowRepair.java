@@ -125,6 +125,24 @@ public final class CellRowRepair {
     }
   }
 
+  /** The units the tail graph reads (sorted): where a row's tail bytes come from. */
+  public int[] tailHelpers() {
+    return tailUnits.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * Rebuilds only the tail of a row (the bytes past alpha whole sub-chunks of a cell of coding
+   * length {@code codingLength}): {@code tails[u]} holds unit u's tail bytes from offset 0 (null
+   * for units not read), {@code out[i]} receives those of {@code lost()[i]}. For a plan run
+   * elsewhere that covers the sub-chunks alone.
+   */
+  public void runTail(RegionCoder coder, ByteBuffer[] tails, ByteBuffer[] out, int codingLength) {
+    int bytes = new CellLayout(alpha, codingLength).tailBytes();
+    if (bytes > 0) {
+      tail.run(coder, tails, 0, out, 0, bytes);
+    }
+  }
+
   private static void add(List<int[]> out, int offset, int length) {
     if (!out.isEmpty()) {
       int[] last = out.get(out.size() - 1);

@@ -74,11 +74,12 @@ final class ParallelRepair {
    * The plan's graph covers a cell row of the whole cell size: a vector code's rows must be
    * full stripes; a scalar code's may be shorter (helpers' bytes past their ends are zeros). A
    * target whose write fails is marked in {@code targetOk} and skipped, as the central path does;
-   * the run stops when none is left.
+   * the run stops when none is left. Where the sub-chunks do not fill a cell, {@code tails[i]}
+   * holds the rest of each row of {@code lost[i]}, rebuilt beforehand ({@link TailRows}).
    */
   Outcome run(Plan plan, Map<Integer, NodePart> parts, int[] lost, Map<Integer, Deque<DatanodeInfo>> sources,
               StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetWriter[] writers,
-              boolean[] targetOk) throws IOException {
+              boolean[] targetOk, byte[][] tails) throws IOException {
     int requestor = plan.problem().requestor();
     int cellSize = layout.cellSize();
     int alpha = plan.graph().subchunkCount();
@@ -160,7 +161,11 @@ final class ParallelRepair {
         long t1 = System.nanoTime();
         runNanos += t1 - t0;
         if (geometry.endsRow(t)) {
+          int tail = cellSize - alpha * geometry.subchunkBytes();
           for (int i = 0; i < lost.length; i++) {
+            if (tail > 0) {
+              System.arraycopy(tails[i], geometry.row(t) * tail, row[i], cellSize - tail, tail);
+            }
             written += write(writers, targetOk, i, lost[i], row[i], layout.cellLength(groupLength, geometry.row(t),
                 lost[i]), throttle);
           }

@@ -317,7 +317,7 @@ public final class ReconstructionTask implements Runnable {
       return 0;
     }
     return distributed(chain, NodePart.compile(chain.graph(), chain.colors()), new int[] {lost}, sources, layout,
-        groupLength, rows, ctx.pipelineSliceBytes(), writers, targetOk, "chain");
+        groupLength, rows, ctx.pipelineSliceBytes(), writers, targetOk, null, "chain");
   }
 
   /**
@@ -331,7 +331,7 @@ public final class ReconstructionTask implements Runnable {
                        long groupLength, TargetWriter[] writers, boolean[] targetOk) throws IOException {
     int cellSize = layout.cellSize();
     int fullRows = (int) (groupLength / ((long) layout.dataUnits() * cellSize));
-    if (fullRows == 0 || cellSize % spec.subPacketization() != 0) {
+    if (fullRows == 0) {
       return 0;
     }
     long planStart = System.nanoTime();
@@ -378,8 +378,50 @@ public final class ReconstructionTask implements Runnable {
       return 0;
     }
     Plan plan = candidates.get(chosen);
+    byte[][] tails;
+    try {
+      tails = tails(spec, lost, lostSorted, sources, layout, groupLength, fullRows);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while rebuilding the row tails of " + order);
+    } catch (IOException | UndecodableException e) {
+      LOG.warn("ec-repair: cannot rebuild the row tails of {} for a parallel repair: {}; repairing it centrally",
+          order, e.toString());
+      return 0;
+    }
     return distributed(plan, RepairCatalog.parts(plan), lost, sources, layout, groupLength, fullRows,
-        ctx.planPieceBytes(), writers, targetOk, "parallel");
+        ctx.planPieceBytes(), writers, targetOk, tails, "parallel");
+  }
+
+  /**
+   * The full rows' tails of the lost blocks (targets' order) when the code's sub-chunks do not
+   * fill a cell, rebuilt centrally ahead of a parallel plan ({@link TailRows}); null otherwise.
+   */
+  private byte[][] tails(CodeSpec spec, int[] lost, int[] lostSorted, Map<Integer, Deque<DatanodeInfo>> sources,
+                         StripedLayout layout, long groupLength, int rows)
+      throws IOException, InterruptedException {
+    int cellSize = layout.cellSize();
+    if (cellSize % spec.subPacketization() == 0) {
+      return null;
+    }
+    int[] available = sources.keySet().stream().mapToInt(Integer::intValue).toArray();
+    CellRowRepair repair = RepairCatalog.plan(spec, lostSorted, available);
+    byte[][] sorted = TailRows.rebuild(repair, ctx, cellSize, rows, u -> {
+      Deque<DatanodeInfo> d = sources.get(u);
+      ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, layout.dataUnits(), u);
+      block.setNumBytes(layout.internalBlockLength(groupLength, u));
+      LongAdder counter = helperBytes.computeIfAbsent(u, x -> new LongAdder());
+      return helperSource(d.peekFirst(), block, bytes -> {
+        counter.add(bytes);
+        bytesRead.add(bytes);
+        remoteBytesRead.add(bytes);
+      });
+    }, ctx.readPool(), ctx.stallMillis());
+    byte[][] byTarget = new byte[lost.length][];
+    for (int i = 0; i < lost.length; i++) {
+      byTarget[i] = sorted[Arrays.binarySearch(lostSorted, lost[i])];
+    }
+    return byTarget;
   }
 
   private static boolean hasSource(Map<Integer, Deque<DatanodeInfo>> sources, int unit) {
@@ -394,10 +436,11 @@ public final class ReconstructionTask implements Runnable {
    */
   private int distributed(Plan plan, Map<Integer, NodePart> parts, int[] lost,
                           Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout, long groupLength, int rows,
-                          int pieceBytes, TargetWriter[] writers, boolean[] targetOk, String how) throws IOException {
+                          int pieceBytes, TargetWriter[] writers, boolean[] targetOk, byte[][] tails, String how)
+      throws IOException {
     firstRowAt = System.nanoTime();
     ParallelRepair.Outcome o = new ParallelRepair(ctx, order, connector).run(plan, parts, lost, sources, layout,
-        groupLength, rows, pieceBytes, writers, targetOk);
+        groupLength, rows, pieceBytes, writers, targetOk, tails);
     lastRowAt = System.nanoTime();
     bytesWritten += o.bytes();
     readNanos += o.runNanos(); // waiting for the helpers' values, and the requestor's own steps

@@ -65,6 +65,16 @@ class ParallelRepairTest {
   }
 
   /**
+   * CLAY-6-3 has 27 sub-chunks, which do not divide a 64 KiB cell: the plan moves 27 sub-chunks
+   * of 2427 bytes per row and the coordinator rebuilds the 7 bytes left of each row beforehand.
+   */
+  @Test
+  void clay6of9WhoseSubchunksDoNotFillACell() throws Exception {
+    assertTrue(CELL % new CodeSpec("clay", 6, 3).subPacketization() != 0);
+    rebuildInParallel("clay", 6, 3, 10, 1);
+  }
+
+  /**
    * Two DataNodes of a group die together: the NameNode schedules one task for both blocks,
    * and the DataNode that rebuilds them runs a plan for the pair (searched ahead here, as the
    * DataNode does in the background the first time it meets a pair).
