@@ -3,6 +3,7 @@ package io.ecrepair.layout;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.exec.CellRowRepair;
+import io.ecrepair.exec.RowLoop;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.RegionCoder;
 import java.io.IOException;
@@ -103,22 +104,27 @@ public final class StripedBlockRepairer {
         out[i] = FileChannel.open(tmp[i], StandardOpenOption.WRITE);
         rebuilt[i] = Buffers.alignedDirect(layout.cellSize());
       }
-      for (int r = 0; r < layout.rowCount(groupLength); r++) {
-        if (!anyStored(layout, groupLength, r, lost)) {
-          continue;
+      runRows(layout.rowCount(groupLength), new RowLoop.Rows() {
+        @Override
+        public RowLoop.Step gather(int r) throws IOException {
+          if (!anyStored(layout, groupLength, r, lost)) {
+            return null;
+          }
+          int codingLength = layout.codingLength(groupLength, r);
+          RowReader rows = new RowReader(dir, g, r, layout, groupLength, in, cells, reads);
+          for (int unit : repair.helpers()) {
+            rows.read(unit, repair.ranges(unit, codingLength));
+          }
+          return new RowLoop.Step(repair, cells, rebuilt, codingLength);
         }
-        int codingLength = layout.codingLength(groupLength, r);
-        RowReader rows = new RowReader(dir, g, r, layout, groupLength, in, cells, reads);
-        for (int unit : repair.helpers()) {
-          for (int[] range : repair.ranges(unit, codingLength)) {
-            rows.readRun(unit, range[0], range[1]);
+
+        @Override
+        public void rebuilt(int r, RowLoop.Step step) throws IOException {
+          for (int i = 0; i < lost.length; i++) {
+            BlockFiles.writeFully(out[i], rebuilt[i], layout.cellLength(groupLength, r, lost[i]));
           }
         }
-        repair.run(coder, cells, rebuilt, codingLength);
-        for (int i = 0; i < lost.length; i++) {
-          BlockFiles.writeFully(out[i], rebuilt[i], layout.cellLength(groupLength, r, lost[i]));
-        }
-      }
+      });
       for (FileChannel o : out) {
         o.force(false);
       }
@@ -137,6 +143,15 @@ public final class StripedBlockRepairer {
     }
     long total = reads.values().stream().mapToLong(ByteRanges::total).sum();
     return new GroupReport(g, total, reads);
+  }
+
+  private void runRows(int rows, RowLoop.Rows work) throws IOException {
+    try {
+      new RowLoop(coder).run(0, rows, work);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while repairing");
+    }
   }
 
   private static boolean anyStored(StripedLayout layout, long groupLength, int row, int[] lost) {
@@ -194,23 +209,22 @@ public final class StripedBlockRepairer {
       this.reads = reads;
     }
 
-    /** Reads [from, from + length) of unit {@code block}'s cell, zero beyond the stored cell. */
-    void readRun(int block, int from, int length) throws IOException {
+    /** Reads {@code ranges} of unit {@code block}'s cell, zero beyond the stored cell. */
+    void read(int block, List<int[]> ranges) throws IOException {
       if (cells[block] == null) {
         cells[block] = Buffers.alignedDirect(layout.cellSize());
       }
       int stored = layout.cellLength(groupLength, row, block);
-      int readable = Math.max(0, Math.min(length, stored - from));
-      if (readable > 0) {
+      Path file = dir.resolve(Manifest.blockFileName(group, block));
+      for (long[] r : RowLoop.storedRanges(ranges, layout.blockOffset(row), stored)) {
         if (in[block] == null) {
-          in[block] = FileChannel.open(dir.resolve(Manifest.blockFileName(group, block)), StandardOpenOption.READ);
+          in[block] = FileChannel.open(file, StandardOpenOption.READ);
         }
-        ByteBuffer dst = cells[block].duplicate().position(from).slice();
-        long fileOffset = layout.blockOffset(row) + from;
-        BlockFiles.readFully(in[block], dst, fileOffset, readable, dir.resolve(Manifest.blockFileName(group, block)));
-        reads.computeIfAbsent(block, b -> new ByteRanges()).add(fileOffset, readable);
+        int inCell = (int) (r[0] - layout.blockOffset(row));
+        BlockFiles.readFully(in[block], cells[block].duplicate().position(inCell).slice(), r[0], (int) r[1], file);
+        reads.computeIfAbsent(block, b -> new ByteRanges()).add(r[0], r[1]);
       }
-      Buffers.zero(cells[block], from + readable, from + length);
+      RowLoop.zeroPastStored(cells[block], ranges, stored);
     }
   }
 

@@ -4,6 +4,7 @@ import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
+import io.ecrepair.exec.RowLoop;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
@@ -111,10 +112,23 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     for (int attempt = 0; ; attempt++) {
       GroupUnits units = GroupUnits.of(group, policy, stream);
       try {
-        for (int r = (int) (start / rowCapacity); r <= end / rowCapacity; r++) {
-          readRow(group, units, r, start, end, buf, base);
-        }
+        LocatedStripedBlock g = group;
+        new RowLoop(RegionCoders.best()).run((int) (start / rowCapacity), (int) (end / rowCapacity) + 1,
+            new RowLoop.Rows() {
+              @Override
+              public RowLoop.Step gather(int r) throws IOException {
+                return gatherRow(g, units, r, start, end);
+              }
+
+              @Override
+              public void rebuilt(int r, RowLoop.Step step) {
+                deliverRow(g, units, r, start, end, buf, base, step);
+              }
+            });
         break;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while reading " + stream.path());
       } catch (HelperFailure f) {
         stats.helperFailed();
         closeReader(f.key);
@@ -153,9 +167,13 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     stats.returned(total, System.nanoTime() - t0);
   }
 
-  /** Reads row r's part of [start, end] into buf (at base + offset - start). */
-  private void readRow(LocatedStripedBlock group, GroupUnits units, int r, long start, long end, ByteBuffer buf,
-                       int base) throws IOException {
+  /**
+   * Fetches what row r's part of [start, end] needs: the wanted cells of healthy units and the
+   * repair's inputs when the part covers lost cells (the repair is null when it covers none, or
+   * when the row's rebuilt cells are still kept from the read before).
+   */
+  private RowLoop.Step gatherRow(LocatedStripedBlock group, GroupUnits units, int r, long start, long end)
+      throws IOException {
     long groupLength = units.groupLength();
     StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
     long rowStart = r * rowCapacity;
@@ -218,15 +236,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       ranges = merge(ranges);
       int stored = units.empty(u) ? 0 : layout.cellLength(groupLength, r, u);
       ByteBuffer target = cell(u);
-      List<long[]> blockRanges = new ArrayList<>();
-      for (int[] x : ranges) {
-        int readEnd = Math.min(x[0] + x[1], stored);
-        if (readEnd > x[0]) {
-          blockRanges.add(new long[] {layout.blockOffset(r) + x[0], readEnd - x[0]});
-        }
-        // Past its stored bytes a cell is zeros for coding (HDFS pads the last row).
-        Buffers.zero(target, Math.max(x[0], stored), x[0] + x[1]);
-      }
+      List<long[]> blockRanges = RowLoop.storedRanges(ranges, layout.blockOffset(r), stored);
+      RowLoop.zeroPastStored(target, ranges, stored);
       if (!blockRanges.isEmpty()) {
         fetchUnits.add(u);
         fetches.add(fetch(group, units, u, layout.blockOffset(r), blockRanges, target));
@@ -234,29 +245,41 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     }
     awaitFetches(units, fetchUnits, fetches);
 
-    if (repair != null) {
-      ByteBuffer[] in = new ByteBuffer[n];
-      for (int u : repair.helpers()) {
-        in[u] = window(cells[u], windowFrom, windowLength);
+    if (repair == null) {
+      return new RowLoop.Step(null, null, null, windowLength);
+    }
+    ByteBuffer[] in = new ByteBuffer[n];
+    for (int u : repair.helpers()) {
+      in[u] = window(cells[u], windowFrom, windowLength);
+    }
+    int[] lost = repair.lost();
+    cachedGroup = Long.MIN_VALUE; // the kept row is overwritten from here on
+    ByteBuffer[] out = new ByteBuffer[lost.length];
+    for (int i = 0; i < lost.length; i++) {
+      if (rebuilt[i] == null) {
+        rebuilt[i] = Buffers.alignedDirect(cell);
       }
-      int[] lost = repair.lost();
-      cachedGroup = Long.MIN_VALUE; // the kept row is overwritten from here on
-      ByteBuffer[] out = new ByteBuffer[lost.length];
-      for (int i = 0; i < lost.length; i++) {
-        if (rebuilt[i] == null) {
-          rebuilt[i] = Buffers.alignedDirect(cell);
-        }
-        out[i] = window(rebuilt[i], windowFrom, windowLength);
-      }
-      repair.run(RegionCoders.best(), in, out, windowLength);
+      out[i] = window(rebuilt[i], windowFrom, windowLength);
+    }
+    cachedFrom = windowFrom;
+    return new RowLoop.Step(repair, in, out, windowLength);
+  }
+
+  /** Copies row r's part of [start, end] into buf (at base + offset - start), the rebuilt cells kept for the next read. */
+  private void deliverRow(LocatedStripedBlock group, GroupUnits units, int r, long start, long end, ByteBuffer buf,
+                          int base, RowLoop.Step step) {
+    if (step.repair() != null) {
       cachedGroup = group.getBlock().getBlockId();
       cachedRow = r;
-      cachedLost = lost;
-      cachedFrom = windowFrom;
-      cachedLength = windowLength;
-      stats.rebuilt(lost.length);
+      cachedLost = step.repair().lost();
+      cachedLength = step.codingLength();
+      stats.rebuilt(cachedLost.length);
     }
-
+    long rowStart = r * rowCapacity;
+    long groupLength = units.groupLength();
+    StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
+    long from = Math.max(start, rowStart);
+    long to = Math.min(end + 1, rowStart + layout.rowLength(groupLength, r));
     for (long c = from / cell; c * cell < to; c++) {
       int u = (int) (c % k);
       long cellStart = c * cell;

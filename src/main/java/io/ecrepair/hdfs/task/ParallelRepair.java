@@ -18,10 +18,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -70,16 +68,15 @@ final class ParallelRepair {
   /**
    * Rebuilds rows 0..rows-1 of internal blocks {@code lost} (the targets' order) with
    * {@code plan}, whose requestor (this DataNode) is one of them and receives them all, into
-   * {@code writers[i]} for {@code lost[i]}, every value cut into pieces of {@code pieceBytes}.
+   * {@code targets} (target i for {@code lost[i]}), every value cut into pieces of {@code pieceBytes}.
    * The plan's graph covers a cell row of the whole cell size: a vector code's rows must be
    * full stripes; a scalar code's may be shorter (helpers' bytes past their ends are zeros). A
-   * target whose write fails is marked in {@code targetOk} and skipped, as the central path does;
-   * the run stops when none is left. Where the sub-chunks do not fill a cell, {@code tails[i]}
+   * target whose write fails is given up, as the central path does; the run stops when none is left. Where the sub-chunks do not fill a cell, {@code tails[i]}
    * holds the rest of each row of {@code lost[i]}, rebuilt beforehand ({@link TailRows}).
    */
   Outcome run(Plan plan, Map<Integer, NodePart> parts, int[] lost, Map<Integer, Deque<DatanodeInfo>> sources,
-              StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetWriter[] writers,
-              boolean[] targetOk, byte[][] tails) throws IOException {
+              StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetSet targets, byte[][] tails)
+      throws IOException {
     int requestor = plan.problem().requestor();
     int cellSize = layout.cellSize();
     int alpha = plan.graph().subchunkCount();
@@ -166,11 +163,8 @@ final class ParallelRepair {
             if (tail > 0) {
               System.arraycopy(tails[i], geometry.row(t) * tail, row[i], cellSize - tail, tail);
             }
-            written += write(writers, targetOk, i, lost[i], row[i], layout.cellLength(groupLength, geometry.row(t),
-                lost[i]), throttle);
-          }
-          if (!anyTrue(targetOk)) {
-            throw new IOException("every target failed");
+            written += targets.write(i, ByteBuffer.wrap(row[i]), layout.cellLength(groupLength, geometry.row(t),
+                lost[i]), ctx::defaultChecksum, throttle);
           }
           rowsDone++;
           writeNanos += System.nanoTime() - t1;
@@ -206,39 +200,6 @@ final class ParallelRepair {
         runner.close(); // only this thread wrote into its buffers
       }
     }
-  }
-
-  /** Writes one rebuilt cell to its target; a target that fails is closed and skipped from then on. */
-  private long write(TargetWriter[] writers, boolean[] targetOk, int i, int lost, byte[] cell, int len,
-                     DataTransferThrottler throttle) {
-    if (!targetOk[i] || len == 0) {
-      return 0;
-    }
-    TargetWriter w = writers[i];
-    try {
-      if (!w.isOpen()) {
-        w.open(ctx.defaultChecksum());
-      }
-      if (throttle != null) {
-        throttle.throttle(len);
-      }
-      w.write(ByteBuffer.wrap(cell, 0, len));
-      return len;
-    } catch (IOException e) {
-      LOG.warn("ec-repair: target {} failed for internal block {} of {}: {}", w.target(), lost, order, e.toString());
-      targetOk[i] = false;
-      w.close();
-      return 0;
-    }
-  }
-
-  private static boolean anyTrue(boolean[] b) {
-    for (boolean x : b) {
-      if (x) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The longest of the lost blocks (a scalar code's helpers need no bytes past it). */

@@ -4,8 +4,8 @@ import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.exec.NodePart;
+import io.ecrepair.exec.RowLoop;
 import io.ecrepair.gf.BufferPool;
-import io.ecrepair.gf.Buffers;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.agent.AgentLoads;
 import io.ecrepair.hdfs.agent.AgentRangeReader;
@@ -32,6 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -220,14 +221,13 @@ public final class ReconstructionTask implements Runnable {
       writers[i] = new TargetWriter(ctx.datanode(), ctx.conf(), order.targets()[i], b,
           order.targetStorageTypes()[i], order.targetStorageIds()[i]);
     }
-    boolean[] targetOk = new boolean[lost.length];
-    Arrays.fill(targetOk, true);
+    TargetSet targets = new TargetSet(writers, lost, order);
     try {
       int row = 0;
       if (PipelinedRepair.applies(ctx, spec, lost.length) && lostBytes > 0) {
-        row = pipeline(spec, lost[0], sources, empty, layout, groupLength, rows, writers, targetOk);
+        row = pipeline(spec, lost[0], sources, empty, layout, groupLength, rows, targets);
       } else if (ctx.parallel() && !scalar && !ctx.validation()) {
-        row = parallel(spec, lost, sources, layout, groupLength, writers, targetOk);
+        row = parallel(spec, lost, sources, layout, groupLength, targets);
       }
       while (row < rows) {
         int[] available = available(sources, empty);
@@ -244,7 +244,7 @@ public final class ReconstructionTask implements Runnable {
             : null;
         planNanos += System.nanoTime() - planStart;
         try {
-          row = runRows(layout, groupLength, rows, row, repair, check, sources, emptyUnits, lost, writers, targetOk);
+          row = runRows(layout, groupLength, rows, row, repair, check, sources, emptyUnits, lost, targets);
         } catch (RowWindow.HelperFailure f) {
           Deque<DatanodeInfo> d = sources.get(f.unit);
           if (d == null) {
@@ -261,28 +261,24 @@ public final class ReconstructionTask implements Runnable {
         }
       }
       // Every row rebuilt (and checked): now the targets may commit their replicas.
-      for (int i = 0; i < writers.length; i++) {
-        if (!targetOk[i]) {
+      for (int i = 0; i < targets.size(); i++) {
+        if (!targets.ok(i)) {
           continue;
         }
         try {
-          if (!writers[i].isOpen()) {
+          if (!targets.writer(i).isOpen()) {
             throw new IOException("it was never written");
           }
-          writers[i].finish();
+          targets.writer(i).finish();
         } catch (IOException e) {
-          LOG.warn("ec-repair: target {} could not commit internal block {} of {}: {}", writers[i].target(), lost[i],
-              order, e.toString());
-          targetOk[i] = false;
+          targets.fail(i, "cannot commit: " + e);
         }
       }
-      if (!anyTrue(targetOk)) {
+      if (!targets.anyOk()) {
         throw new IOException("every target failed for " + order);
       }
     } finally {
-      for (TargetWriter w : writers) {
-        w.close();
-      }
+      targets.closeAll();
     }
     return lostBytes;
   }
@@ -300,8 +296,7 @@ public final class ReconstructionTask implements Runnable {
    * could be formed.
    */
   private int pipeline(CodeSpec spec, int lost, Map<Integer, Deque<DatanodeInfo>> sources, TreeSet<Integer> empty,
-                       StripedLayout layout, long groupLength, int rows, TargetWriter[] writers, boolean[] targetOk)
-      throws IOException {
+                       StripedLayout layout, long groupLength, int rows, TargetSet targets) throws IOException {
     long planStart = System.nanoTime();
     Plan chain;
     try {
@@ -317,7 +312,7 @@ public final class ReconstructionTask implements Runnable {
       return 0;
     }
     return distributed(chain, NodePart.compile(chain.graph(), chain.colors()), new int[] {lost}, sources, layout,
-        groupLength, rows, ctx.pipelineSliceBytes(), writers, targetOk, null, "chain");
+        groupLength, rows, ctx.pipelineSliceBytes(), targets, null, "chain");
   }
 
   /**
@@ -328,7 +323,7 @@ public final class ReconstructionTask implements Runnable {
    * the central plan expected to finish first). {@code lost} is in the targets' order.
    */
   private int parallel(CodeSpec spec, int[] lost, Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout,
-                       long groupLength, TargetWriter[] writers, boolean[] targetOk) throws IOException {
+                       long groupLength, TargetSet targets) throws IOException {
     int cellSize = layout.cellSize();
     int fullRows = (int) (groupLength / ((long) layout.dataUnits() * cellSize));
     if (fullRows == 0) {
@@ -390,7 +385,7 @@ public final class ReconstructionTask implements Runnable {
       return 0;
     }
     return distributed(plan, RepairCatalog.parts(plan), lost, sources, layout, groupLength, fullRows,
-        ctx.planPieceBytes(), writers, targetOk, tails, "parallel");
+        ctx.planPieceBytes(), targets, tails, "parallel");
   }
 
   /**
@@ -436,11 +431,11 @@ public final class ReconstructionTask implements Runnable {
    */
   private int distributed(Plan plan, Map<Integer, NodePart> parts, int[] lost,
                           Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout, long groupLength, int rows,
-                          int pieceBytes, TargetWriter[] writers, boolean[] targetOk, byte[][] tails, String how)
+                          int pieceBytes, TargetSet targets, byte[][] tails, String how)
       throws IOException {
     firstRowAt = System.nanoTime();
     ParallelRepair.Outcome o = new ParallelRepair(ctx, order, connector).run(plan, parts, lost, sources, layout,
-        groupLength, rows, pieceBytes, writers, targetOk, tails);
+        groupLength, rows, pieceBytes, targets, tails);
     lastRowAt = System.nanoTime();
     bytesWritten += o.bytes();
     readNanos += o.runNanos(); // waiting for the helpers' values, and the requestor's own steps
@@ -472,7 +467,7 @@ public final class ReconstructionTask implements Runnable {
    */
   private int runRows(StripedLayout layout, long groupLength, int rows, int from, CellRowRepair repair,
                       RepairPlans.Check check, Map<Integer, Deque<DatanodeInfo>> sources, int[] emptyUnits,
-                      int[] lost, TargetWriter[] writers, boolean[] targetOk)
+                      int[] lost, TargetSet targets)
       throws IOException, InterruptedException {
     int n = layout.totalUnits();
     int cellSize = layout.cellSize();
@@ -526,73 +521,45 @@ public final class ReconstructionTask implements Runnable {
         running.add(ctx.readPool().submit(feeds.get(i)));
       }
       DataTransferThrottler writeThrottle = ctx.datanode().getEcReconstuctWriteThrottler();
-      for (int r = from; r < rows; r++) {
-        long t0 = System.nanoTime();
-        if (firstRowAt == 0) {
-          firstRowAt = t0;
-        }
-        ByteBuffer[] cells;
-        try {
-          cells = window.awaitRow(r, ctx.stallMillis()).clone();
-        } catch (RowWindow.HelperFailure f) {
-          // Rows before r are written; the next repair starts at r.
-          throw new RowWindow.HelperFailure(f.unit, r, f.getMessage(), f.getCause());
-        }
-        for (int u : emptyUnits) {
-          cells[u] = zeros;
-        }
-        long t1 = System.nanoTime();
-        int codingLength = codingLength(r);
-        repair.run(ctx.coder(), cells, out, codingLength);
-        if (check != null) {
-          check.repair().run(check.coder(), cells, checkOut, codingLength);
-          for (int i = 0; i < lost.length; i++) {
-            int len = layout.cellLength(groupLength, r, lost[i]);
-            if (out[outOf[i]].slice(0, len).compareTo(checkOut[outOf[i]].slice(0, len)) != 0) {
-              if (ctx.datanode().getMetrics() != null) {
-                ctx.datanode().getMetrics().incrECInvalidReconstructionTasks();
-              }
-              throw new IOException("validation failed: row " + r + " of internal block " + lost[i] + " of " + this.order
-                  + " differs from its recomputation (" + check.how() + "); nothing was committed");
+      if (firstRowAt == 0) {
+        firstRowAt = System.nanoTime();
+      }
+      Supplier<DataChecksum> checksum = () -> checksumOf(feeds);
+      RowLoop loop = new RowLoop(ctx.coder());
+      try {
+        loop.run(from, rows, new RowLoop.Rows() {
+          @Override
+          public RowLoop.Step gather(int r) throws IOException, InterruptedException {
+            ByteBuffer[] cells;
+            try {
+              cells = window.awaitRow(r, ctx.stallMillis()).clone();
+            } catch (RowWindow.HelperFailure f) {
+              // Rows before r are written; the next repair starts at r.
+              throw new RowWindow.HelperFailure(f.unit, r, f.getMessage(), f.getCause());
             }
-          }
-          validated = true;
-        }
-        window.release(r);
-        long t2 = System.nanoTime();
-        DataChecksum checksum = null;
-        for (int i = 0; i < lost.length; i++) {
-          int len = layout.cellLength(groupLength, r, lost[i]);
-          if (!targetOk[i] || len == 0) {
-            continue;
-          }
-          try {
-            if (!writers[i].isOpen()) {
-              if (checksum == null) {
-                checksum = checksumOf(feeds);
-              }
-              writers[i].open(checksum);
+            for (int u : emptyUnits) {
+              cells[u] = zeros;
             }
-            if (writeThrottle != null) {
-              writeThrottle.throttle(len);
-            }
-            writers[i].write(out[outOf[i]].slice(0, len));
-            bytesWritten += len;
-          } catch (IOException e) {
-            LOG.warn("ec-repair: target {} failed for internal block {} of {}: {}", writers[i].target(), lost[i],
-                this.order, e.toString());
-            targetOk[i] = false;
-            writers[i].close();
+            return new RowLoop.Step(repair, cells, out, codingLength(r));
           }
-        }
-        if (!anyTrue(targetOk)) {
-          throw new IOException("every target failed for " + this.order);
-        }
-        long t3 = System.nanoTime();
-        readNanos += t1 - t0;
-        decodeNanos += t2 - t1;
-        writeNanos += t3 - t2;
-        lastRowAt = t3;
+
+          @Override
+          public void rebuilt(int r, RowLoop.Step step) throws IOException {
+            if (check != null) {
+              check(r, check, step, checkOut, lost, outOf);
+            }
+            window.release(r);
+            for (int i = 0; i < lost.length; i++) {
+              bytesWritten += targets.write(i, out[outOf[i]], layout.cellLength(groupLength, r, lost[i]), checksum,
+                  writeThrottle);
+            }
+            lastRowAt = System.nanoTime();
+          }
+        });
+      } finally {
+        readNanos += loop.gatherNanos();
+        decodeNanos += loop.computeNanos();
+        writeNanos += loop.deliverNanos();
       }
       return rows;
     } finally {
@@ -623,6 +590,23 @@ public final class ReconstructionTask implements Runnable {
     }
   }
 
+  /** Validation (HDFS's setting): row r rebuilt again independently must give the same bytes, or nothing is committed. */
+  private void check(int r, RepairPlans.Check check, RowLoop.Step step, ByteBuffer[] checkOut, int[] lost, int[] outOf)
+      throws IOException {
+    check.repair().run(check.coder(), step.cells(), checkOut, step.codingLength());
+    for (int i = 0; i < lost.length; i++) {
+      int len = layout.cellLength(groupLength, r, lost[i]);
+      if (step.out()[outOf[i]].slice(0, len).compareTo(checkOut[outOf[i]].slice(0, len)) != 0) {
+        if (ctx.datanode().getMetrics() != null) {
+          ctx.datanode().getMetrics().incrECInvalidReconstructionTasks();
+        }
+        throw new IOException("validation failed: row " + r + " of internal block " + lost[i] + " of " + order
+            + " differs from its recomputation (" + check.how() + "); nothing was committed");
+      }
+    }
+    validated = true;
+  }
+
   /**
    * The bytes of row r the repair computes: the row's coding length L, except that a scalar
    * code (RS, LRC: byte j of a cell depends only on byte j of the others) needs only as many
@@ -649,15 +633,6 @@ public final class ReconstructionTask implements Runnable {
       }
     }
     return ctx.defaultChecksum();
-  }
-
-  private static boolean anyTrue(boolean[] b) {
-    for (boolean x : b) {
-      if (x) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static long blockSizeFor(long groupLength, int k, int cellSize) {
@@ -716,12 +691,8 @@ public final class ReconstructionTask implements Runnable {
           ranges = union(ranges, check.repair().ranges(unit, codingLength));
         }
         needed.add(ranges);
-        int stored = layout.cellLength(groupLength, r, unit);
-        for (int[] range : ranges) {
-          int end = Math.min(range[0] + range[1], stored);
-          if (end > range[0]) {
-            addRange(blockRanges, (long) r * cellSize + range[0], end - range[0]);
-          }
+        for (long[] range : RowLoop.storedRanges(ranges, (long) r * cellSize, layout.cellLength(groupLength, r, unit))) {
+          addRange(blockRanges, range[0], range[1]);
         }
       }
       ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize,
@@ -796,10 +767,7 @@ public final class ReconstructionTask implements Runnable {
         }
         row++;
         cell = window.cell(unit, row);
-        int stored = layout.cellLength(groupLength, row, unit);
-        for (int[] range : needed.get(row - from)) {
-          Buffers.zero(cell, Math.max(range[0], stored), range[0] + range[1]);
-        }
+        RowLoop.zeroPastStored(cell, needed.get(row - from), layout.cellLength(groupLength, row, unit));
       }
     }
   }

@@ -8,9 +8,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Runs a whole ECDAG in one place (the "centralized" coloring) for callers whose leaves are
- * scattered regions: they are gathered into cell rows and the graph runs as a
- * {@link CompiledGraph}. The result maps each repaired (block, subchunk) to its bytes.
+ * Tests' evaluator of a whole ECDAG in one place (the "centralized" coloring) over scattered
+ * regions: they are gathered into cell rows and the graph runs as a {@link CompiledGraph}. The
+ * result maps each repaired (block, subchunk) to its bytes. The product's repairs run graphs
+ * through {@link RowLoop} (in one place) or {@link PartRunner} (distributed).
  */
 public final class CentralExecutor {
   private final RegionCoder coder;
