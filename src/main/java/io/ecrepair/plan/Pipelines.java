@@ -18,7 +18,9 @@ import java.util.TreeSet;
  *   <li>{@link #cyclic}: the block split into k-1 parts, part j going along the path rotated by
  *       j, so the requestor receives from k-1 different helpers in parallel (scalar codes);
  *   <li>{@link #bestPath}: weighted path selection, the order (and for RS the choice) of
- *       helpers minimizing the largest link weight on the path (e.g. weight = 1 / bandwidth).
+ *       helpers minimizing the largest link weight on the path (e.g. weight = 1 / bandwidth);
+ *       {@link #leastLoadedPath} with weights from the load the agents report, as the
+ *       DataNodes choose their chains.
  * </ul>
  */
 public final class Pipelines {
@@ -140,35 +142,58 @@ public final class Pipelines {
   }
 
   /**
-   * The order of a chain's helpers: rotated by {@code rotation} (so that concurrent repairs of
-   * different groups start on different helpers), then the helper with the largest
-   * {@code load} moved to the head, the one place of a chain that receives nothing (loads: what
-   * each helper's downlink still has to carry; ties and unknown loads (-1) keep the rotation).
+   * Weighted path selection with weights from measured link load, for a chain that must take
+   * {@code length} helpers from {@code pool} (all of them for a code whose repair reads fixed
+   * helpers, any k for RS). A link into node b costs 1 + what b's downlink still has to carry
+   * ({@code loads}, in units of {@code unit} bytes; the requestor's is {@code requestorLoad}),
+   * so the path's receivers are the least loaded nodes and a busy helper, if one is needed,
+   * heads the path, where nothing is received (a thousandth of a sender's own load breaks
+   * ties, so an idle head is preferred). A node whose load is unknown (-1: its agent did
+   * not answer) counts as busier than any other, so a chain avoids it when it can. Equal loads
+   * are broken in an order rotated by {@code rotation}, so concurrent chains spread over the
+   * helpers. Returns the path, head first.
    */
-  public static int[] busiestFirst(int[] helpers, long[] loads, long rotation) {
-    int n = helpers.length;
-    if (loads.length != n) {
-      throw new IllegalArgumentException(n + " helpers, " + loads.length + " loads");
+  public static int[] leastLoadedPath(int[] pool, long[] loads, int length, long requestorLoad, long unit,
+                                      long rotation) {
+    int m = pool.length;
+    if (loads.length != m) {
+      throw new IllegalArgumentException(m + " helpers, " + loads.length + " loads");
     }
-    int shift = n == 0 ? 0 : (int) Math.floorMod(rotation, (long) n);
-    int[] order = new int[n];
-    long[] load = new long[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = helpers[(i + shift) % n];
-      load[i] = loads[(i + shift) % n];
+    if (unit <= 0) {
+      throw new IllegalArgumentException("a load unit of " + unit + " bytes");
     }
-    int best = 0;
-    for (int i = 1; i < n; i++) {
-      if (load[i] > load[best]) {
-        best = i;
+    double busiest = 0;
+    for (long l : loads) {
+      busiest = Math.max(busiest, (double) Math.max(0, l) / unit);
+    }
+    // Node ids of the weight matrix: the pool's members by position, the requestor last.
+    int shift = m == 0 ? 0 : (int) Math.floorMod(rotation, (long) m);
+    double[] into = new double[m + 1];
+    for (int a = 0; a < m; a++) {
+      double load = loads[a] < 0 ? busiest + 1 : (double) loads[a] / unit;
+      // A tie-breaker far below any real load difference, rotated per repair.
+      into[a] = 1 + load + 1e-9 * Math.floorMod(a - shift, m);
+    }
+    into[m] = 1 + (double) Math.max(0, requestorLoad) / unit;
+    // Sending costs a little too (a busy node's disk and CPU serve other repairs), so a path
+    // that can do without a busy head does; a node of unknown load is not even a head.
+    double[][] w = new double[m + 1][m + 1];
+    for (int a = 0; a <= m; a++) {
+      double out = a == m ? 0 : loads[a] < 0 ? busiest + 1 : 1e-3 * loads[a] / unit;
+      for (int b = 0; b <= m; b++) {
+        w[a][b] = into[b] + out;
       }
     }
-    if (best > 0 && load[best] > 0) {
-      int head = order[best];
-      System.arraycopy(order, 0, order, 1, best);
-      order[0] = head;
+    int[] positions = new int[m];
+    for (int a = 0; a < m; a++) {
+      positions[a] = a;
     }
-    return order;
+    int[] path = bestPath(w, positions, length, m);
+    int[] out = new int[path.length];
+    for (int i = 0; i < path.length; i++) {
+      out[i] = pool[path[i]];
+    }
+    return out;
   }
 
   /** Each non-leaf vertex on the block of the leaves it adds (a chain adds one helper's). */

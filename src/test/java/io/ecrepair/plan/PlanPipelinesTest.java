@@ -86,6 +86,41 @@ class PlanPipelinesTest {
     }
   }
 
+  /**
+   * The DataNodes' chains: with weights from the agents' reported load, the path's receivers
+   * are the least loaded helpers, a busy helper that must take part heads the path, a helper
+   * whose agent did not answer is left out when the code lets it, and equal loads rotate.
+   */
+  @Test
+  void chainsFollowTheLeastLoadedPath() {
+    long block = 1 << 20;
+    int[] pool = {0, 1, 2, 4, 5, 6, 7, 8};
+    long[] loads = {0, 3 * block, 0, 0, 2 * block, 0, 0, 0};
+    // RS-6-3 losing block 3: any 6 of 8 survivors; the two busy ones are left out.
+    int[] six = Pipelines.leastLoadedPath(pool, loads, 6, 0, block, 0);
+    assertEquals(6, six.length);
+    assertTrue(java.util.Arrays.stream(six).noneMatch(u -> u == 1 || u == 5), java.util.Arrays.toString(six));
+    // All 8 needed: the busiest heads the path (it receives nothing).
+    int[] all = Pipelines.leastLoadedPath(pool, loads, 8, 0, block, 0);
+    assertEquals(1, all[0], java.util.Arrays.toString(all));
+    // An agent that did not answer is neither a receiver nor the head when the others suffice.
+    long[] unknown = {0, -1, 0, 0, 0, 0, 0, 0};
+    for (int rotation = 0; rotation < 8; rotation++) {
+      int[] p = Pipelines.leastLoadedPath(pool, unknown, 7, 0, block, rotation);
+      assertTrue(java.util.Arrays.stream(p).noneMatch(u -> u == 1), java.util.Arrays.toString(p));
+    }
+    // Idle helpers: chains of different groups start on different helpers and read different sets.
+    java.util.Set<Integer> heads = new java.util.HashSet<>();
+    java.util.Set<String> sets = new java.util.HashSet<>();
+    for (int rotation = 0; rotation < 8; rotation++) {
+      int[] p = Pipelines.leastLoadedPath(pool, new long[8], 6, 0, block, rotation);
+      heads.add(Pipelines.leastLoadedPath(pool, new long[8], 8, 0, block, rotation)[0]);
+      sets.add(java.util.Arrays.toString(java.util.Arrays.stream(p).sorted().toArray()));
+    }
+    assertTrue(heads.size() >= 4, "heads " + heads);
+    assertTrue(sets.size() >= 4, "helper sets " + sets);
+  }
+
   private static double bruteForce(double[][] w, int[] pool, int length, int req, int[] path, int depth, boolean[] used) {
     if (depth == length) {
       return Planner.maxLinkWeight(w, path, req);

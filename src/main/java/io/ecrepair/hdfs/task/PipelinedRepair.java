@@ -1,6 +1,8 @@
 package io.ecrepair.hdfs.task;
 
 import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.codes.Codecs;
+import io.ecrepair.codes.rs.RsFamily;
 import io.ecrepair.ecdag.Ecdag;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.agent.AgentLoads;
@@ -8,9 +10,12 @@ import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.GraphTransforms;
 import io.ecrepair.plan.Pipelines;
 import io.ecrepair.plan.Plan;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 
 /**
@@ -18,9 +23,11 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
  * (RS, LRC) for one task: the code's repair graph, flattened, is the lost block as a sum of
  * helper blocks times coefficients; the helpers form a chain that adds the terms one after
  * another, and the rebuilding DataNode receives the finished sum, so no link carries more than
- * one block. {@link ParallelRepair} runs it on the helpers' agents like any other plan. This
- * class only gathers what the decision needs (the coefficients, the helpers' load) and asks
- * {@link Pipelines} for the chain.
+ * one block. The path is chosen by ECPipe's weighted path selection with weights from the load
+ * the helpers' agents report ({@link Pipelines#leastLoadedPath}): RS takes the k least loaded
+ * survivors, LRC orders its local group. {@link ParallelRepair} runs it on the helpers' agents
+ * like any other plan. This class only gathers what the decision needs (the survivors, their
+ * load, the coefficients) and asks {@link Pipelines} for the path.
  */
 final class PipelinedRepair {
   private PipelinedRepair() {}
@@ -31,12 +38,62 @@ final class PipelinedRepair {
   }
 
   /**
-   * The chain over every helper whose block the repair reads with a nonzero coefficient and
-   * that holds bytes (the others add zeros), rotated by the group id, busiest helper first
-   * ({@link Pipelines#busiestFirst}); null when no helper holds bytes.
+   * The chain for {@code lost}: over the helpers whose blocks the repair reads with a nonzero
+   * coefficient and that hold bytes (the others add zeros), in the order of the least loaded
+   * path; for RS, whose repair may read any k blocks, over the k survivors that path selection
+   * picks (blocks holding no bytes count among the k for free). Null when no helper holds bytes.
    */
   static Plan plan(ReconstructionContext ctx, CodeSpec spec, int lost, int[] available,
                    Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout, long groupLength, long groupId) {
+    List<Integer> stored = new ArrayList<>();
+    List<Integer> zeros = new ArrayList<>();
+    for (int u : available) {
+      (layout.internalBlockLength(groupLength, u) > 0 ? stored : zeros).add(u);
+    }
+    long unit = Math.max(1, layout.internalBlockLength(groupLength, lost));
+    boolean anyK = Codecs.family(spec.codec().toLowerCase(java.util.Locale.ROOT)) instanceof RsFamily;
+    int need = spec.k() - zeros.size();
+    if (anyK && need > 0 && need <= stored.size()) {
+      int[] pool = stored.stream().mapToInt(Integer::intValue).toArray();
+      int[] path = Pipelines.leastLoadedPath(pool, AgentLoads.probe(ctx, pool, sources), need, ctx.inbound().get(),
+          unit, groupId);
+      List<Integer> chosen = new ArrayList<>(zeros);
+      for (int u : path) {
+        chosen.add(u);
+      }
+      return chain(spec, lost, chosen.stream().mapToInt(Integer::intValue).sorted().toArray(), path, sources, layout,
+          groupLength, ctx.pipelineSliceBytes());
+    }
+    Map<Integer, Integer> coef = coefficients(spec, lost, available, layout, groupLength);
+    if (coef.isEmpty()) {
+      return null;
+    }
+    int[] helpers = coef.keySet().stream().mapToInt(Integer::intValue).toArray();
+    checkSources(helpers, sources);
+    int[] path = Pipelines.leastLoadedPath(helpers, AgentLoads.probe(ctx, helpers, sources), helpers.length,
+        ctx.inbound().get(), unit, groupId);
+    return chain(spec, lost, available, path, sources, layout, groupLength, ctx.pipelineSliceBytes());
+  }
+
+  /** The chain along {@code path} of the repair of {@code lost} from {@code from}; helpers with a zero term are left out. */
+  private static Plan chain(CodeSpec spec, int lost, int[] from, int[] path, Map<Integer, Deque<DatanodeInfo>> sources,
+                            StripedLayout layout, long groupLength, int sliceBytes) {
+    Map<Integer, Integer> coef = coefficients(spec, lost, from, layout, groupLength);
+    int[] order = IntStream.of(path).filter(coef::containsKey).toArray();
+    if (order.length == 0) {
+      return null;
+    }
+    checkSources(order, sources);
+    int[] coefs = new int[order.length];
+    for (int i = 0; i < order.length; i++) {
+      coefs[i] = coef.get(order[i]);
+    }
+    return Pipelines.sumChain(spec.n(), lost, order, coefs, sliceBytes);
+  }
+
+  /** Per helper holding bytes, its coefficient in the code's repair of {@code lost} from {@code available}. */
+  private static Map<Integer, Integer> coefficients(CodeSpec spec, int lost, int[] available, StripedLayout layout,
+                                                    long groupLength) {
     Ecdag graph = RepairCatalog.plan(spec, new int[] {lost}, available).graph();
     RepairCatalog.prepareSingleLosses(spec);
     if (graph.repaired().size() != 1) {
@@ -46,22 +103,15 @@ final class PipelinedRepair {
     GraphTransforms.leafExpressions(graph).get(graph.repaired().get(0).id())
         .forEach((leaf, c) -> coef.put(graph.vertex(leaf).block(), c));
     coef.keySet().removeIf(unit -> layout.internalBlockLength(groupLength, unit) == 0);
-    if (coef.isEmpty()) {
-      return null;
-    }
-    int[] helpers = coef.keySet().stream().mapToInt(Integer::intValue).toArray();
+    coef.values().removeIf(c -> c == 0);
+    return coef;
+  }
+
+  private static void checkSources(int[] helpers, Map<Integer, Deque<DatanodeInfo>> sources) {
     for (int h : helpers) {
       if (sources.get(h) == null || sources.get(h).isEmpty()) {
         throw new IllegalStateException("the repair reads internal block " + h + ", which has no source");
       }
     }
-    // The head of a chain receives nothing: it goes to the helper whose downlink is busiest, so
-    // DataNodes forming chains at the same time spare the most loaded links.
-    int[] order = Pipelines.busiestFirst(helpers, AgentLoads.probe(ctx, helpers, sources), groupId);
-    int[] coefs = new int[order.length];
-    for (int i = 0; i < order.length; i++) {
-      coefs[i] = coef.get(order[i]);
-    }
-    return Pipelines.sumChain(spec.n(), lost, order, coefs, ctx.pipelineSliceBytes());
   }
 }

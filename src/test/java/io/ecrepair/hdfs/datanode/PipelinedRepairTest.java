@@ -99,6 +99,26 @@ class PipelinedRepairTest {
     }
   }
 
+  /**
+   * RS may rebuild from any 6 of its 8 survivors: a helper whose agent is down answers no load
+   * probe, so weighted path selection leaves it out and the chain still forms.
+   */
+  @Test
+  void rsChainsGoAroundAHelperWhoseAgentIsDown() throws Exception {
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 10, "rs", 6, 3, CELL, CELLS_PER_BLOCK,
+        chains(false))) {
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      long group0 = c.groups(big).get(0).getBlock().getBlockId();
+      EcRepairDataNodePlugin.stopAgent(c.dataNode(c.holder(big, 0, 1)));
+      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
+      TaskReport first = reports.stream().filter(r -> r.blockGroupId() == group0 && r.lost()[0] == 0).findFirst()
+          .orElseThrow(() -> new AssertionError("no task rebuilt block 0 of group 0: " + reports));
+      assertEquals("chain", first.route(), "the chain formed without block 1: " + first);
+      assertTrue(!first.helperBytes().containsKey(1), "block 1 was not read: " + first);
+      assertEquals(6, first.helperBytes().size(), "six helpers: " + first);
+    }
+  }
+
   @Test
   void chainThatCannotFormIsDoneCentrally() throws Exception {
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 17, "lrc-l2", 12, 4, CELL, CELLS_PER_BLOCK,
