@@ -106,6 +106,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
+    LogFile.divert("bench cluster", err);
     long start = System.nanoTime();
     ClusterOptions cluster = new ClusterOptions(dataNodes, racks, rate, rackRate, clientRate == null ? rate : clientRate,
         parseSize(blockSize), heap, Map.of());

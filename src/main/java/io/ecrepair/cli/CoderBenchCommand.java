@@ -80,6 +80,7 @@ final class CoderBenchCommand implements Callable<Integer> {
     CoderBenchmark bench = new CoderBenchmark(
         new CoderBenchmark.Config(parsed, ops, threads, measured, Math.min(0.5, measured)));
     PrintWriter err = spec.commandLine().getErr();
+    LogFile.divert("bench coder", err);
     if (!bench.hasRawIsal()) {
       err.println("ec-repair bench coder: isal-bench not found (build native/ with Maven); the isal-c column is empty");
     }

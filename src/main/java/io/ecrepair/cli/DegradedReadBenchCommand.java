@@ -55,6 +55,7 @@ final class DegradedReadBenchCommand implements Callable<Integer> {
     Demo.requireMiniCluster();
     boolean cellsGiven = spec.commandLine().getParseResult().hasMatchedOption("--cells-per-block");
     PrintWriter err = spec.commandLine().getErr();
+    LogFile.divert("bench degraded-read", err);
     DegradedReadBenchmark bench = new DegradedReadBenchmark(DegradedReadBenchmark.DEFAULT_PAIRS,
         quick && !cellsGiven ? 2 : cellsPerBlock, lostIndex, msg -> {
           err.println("bench degraded-read: " + msg);

@@ -64,6 +64,7 @@ final class DemoCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--timeout must be at least 1 second");
     }
     PrintWriter err = spec.commandLine().getErr();
+    LogFile.divert("demo", err);
     Demo demo = new Demo(chosen, cellsPerBlock, timeoutSeconds * 1000L, msg -> {
       err.println("demo: " + msg);
       err.flush();

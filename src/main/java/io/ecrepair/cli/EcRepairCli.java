@@ -29,6 +29,7 @@ public final class EcRepairCli implements Runnable {
   }
 
   public static void main(String[] args) {
+    LogFile.enable();
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
@@ -43,7 +44,8 @@ public final class EcRepairCli implements Runnable {
       return USAGE;
     });
     cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      err.println(cmd.getCommandSpec().qualifiedName() + ": " + oneLine(ex));
+      err.println(cmd.getCommandSpec().qualifiedName() + ": " + oneLine(ex)
+          + LogFile.current().map(f -> " (log: " + f + ")").orElse(""));
       if (System.getenv("EC_REPAIR_DEBUG") != null) {
         ex.printStackTrace(err);
       }

@@ -57,6 +57,7 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
     boolean cellsGiven = spec.commandLine().getParseResult().hasMatchedOption("--cells-per-block");
     boolean warmupGiven = spec.commandLine().getParseResult().hasMatchedOption("--warmup");
     PrintWriter err = spec.commandLine().getErr();
+    LogFile.divert("bench reconstruction", err);
     ReconstructionBenchmark bench = new ReconstructionBenchmark(ReconstructionBenchmark.DEFAULT_PAIRS,
         quick && !cellsGiven ? 2 : cellsPerBlock, readBandwidth, quick && !warmupGiven ? 0 : warmup, msg -> {
           err.println("bench reconstruction: " + msg);

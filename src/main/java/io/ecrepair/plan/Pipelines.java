@@ -145,7 +145,7 @@ public final class Pipelines {
    * Weighted path selection with weights from measured link load, for a chain that must take
    * {@code length} helpers from {@code pool} (all of them for a code whose repair reads fixed
    * helpers, any k for RS). A link into node b costs 1 + what b's downlink still has to carry
-   * ({@code loads}, in units of {@code unit} bytes; the requestor's is {@code requestorLoad}),
+   * ({@code loads}, in whole units of {@code unit} bytes; the requestor's is {@code requestorLoad}),
    * so the path's receivers are the least loaded nodes and a busy helper, if one is needed,
    * heads the path, where nothing is received (a thousandth of a sender's own load breaks
    * ties, so an idle head is preferred). A node whose load is unknown (-1: its agent did
@@ -162,24 +162,28 @@ public final class Pipelines {
     if (unit <= 0) {
       throw new IllegalArgumentException("a load unit of " + unit + " bytes");
     }
+    // Loads count in whole units (blocks): tasks that start together see nearly the same loads,
+    // and finer differences would send them all to the same helpers; within a unit, the
+    // rotation spreads them.
+    double[] load = new double[m];
     double busiest = 0;
-    for (long l : loads) {
-      busiest = Math.max(busiest, (double) Math.max(0, l) / unit);
+    for (int a = 0; a < m; a++) {
+      load[a] = Math.floor((double) Math.max(0, loads[a]) / unit);
+      busiest = Math.max(busiest, load[a]);
     }
     // Node ids of the weight matrix: the pool's members by position, the requestor last.
     int shift = m == 0 ? 0 : (int) Math.floorMod(rotation, (long) m);
     double[] into = new double[m + 1];
     for (int a = 0; a < m; a++) {
-      double load = loads[a] < 0 ? busiest + 1 : (double) loads[a] / unit;
-      // A tie-breaker far below any real load difference, rotated per repair.
-      into[a] = 1 + load + 1e-9 * Math.floorMod(a - shift, m);
+      // A tie-breaker far below one unit of load, rotated per repair.
+      into[a] = 1 + (loads[a] < 0 ? busiest + 1 : load[a]) + 1e-9 * Math.floorMod(a - shift, m);
     }
     into[m] = 1 + (double) Math.max(0, requestorLoad) / unit;
     // Sending costs a little too (a busy node's disk and CPU serve other repairs), so a path
     // that can do without a busy head does; a node of unknown load is not even a head.
     double[][] w = new double[m + 1][m + 1];
     for (int a = 0; a <= m; a++) {
-      double out = a == m ? 0 : loads[a] < 0 ? busiest + 1 : 1e-3 * loads[a] / unit;
+      double out = a == m ? 0 : loads[a] < 0 ? busiest + 1 : 1e-3 * load[a];
       for (int b = 0; b <= m; b++) {
         w[a][b] = into[b] + out;
       }

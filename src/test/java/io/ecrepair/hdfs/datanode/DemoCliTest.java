@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ecrepair.cli.EcRepairCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** {@code ec-repair demo} end to end on small policies, its JSON, and bad input; the plugin outside a DataNode. */
@@ -21,6 +23,48 @@ class DemoCliTest {
     StringWriter err = new StringWriter();
     int code = EcRepairCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
     return new Run(code, out.toString(), err.toString());
+  }
+
+  /**
+   * The demo as an operator starts it (its own JVM, the command line's main): the console shows
+   * the demo's lines only, no log line and no stack trace of the in-process HDFS, and names the
+   * file that holds them.
+   */
+  @Test
+  void theDemoConsoleShowsOnlyTheDemosOwnLines() throws Exception {
+    String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    // The distribution has one SLF4J binding; the tests' class path has a second (from the
+    // minicluster), about which SLF4J would print its own lines.
+    String classPath = java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        .filter(e -> !e.contains("slf4j-log4j12")).collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+    List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx1g", "-cp", classPath,
+        "-Dlog4j.configuration=ecrepair-cli-log4j.properties"));
+    System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("ecrepair."))
+        .forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
+    cmd.addAll(List.of("io.ecrepair.cli.EcRepairCli", "demo", "--policy", "CLAY-5-3-64k", "--cells-per-block", "4"));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    java.io.File errFile = java.io.File.createTempFile("demo-console", ".err");
+    pb.redirectError(errFile);
+    pb.redirectOutput(ProcessBuilder.Redirect.PIPE);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS), "the demo finished");
+    List<String> err = java.nio.file.Files.readAllLines(errFile.toPath());
+    errFile.delete();
+    assertEquals(0, p.exitValue(), String.join("\n", err) + out);
+    assertTrue(out.contains("CLAY-5-3-64k"), out);
+    assertTrue(!err.isEmpty() && err.get(0).startsWith("demo: log lines (HDFS's and hadoop-ec-repair's) go to "),
+        String.join("\n", err));
+    java.nio.file.Path log = java.nio.file.Path.of(err.get(0).substring(err.get(0).lastIndexOf(' ') + 1));
+    for (String line : err) {
+      assertTrue(line.startsWith("demo: "), "a line on the console that is not the demo's: " + line);
+    }
+    for (String line : out.split("\n")) {
+      assertTrue(!line.matches(".*\\b(WARN|INFO|ERROR)\\b.*") && !line.startsWith("\tat "), "on stdout: " + line);
+    }
+    String logged = java.nio.file.Files.readString(log);
+    assertTrue(logged.contains("ec-repair: rebuilt"), "the log file holds the plugin's lines");
+    java.nio.file.Files.delete(log);
   }
 
   @Test

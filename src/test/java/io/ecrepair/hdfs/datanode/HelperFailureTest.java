@@ -1,6 +1,5 @@
 package io.ecrepair.hdfs.datanode;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.agent.ReadFaults;
@@ -51,21 +50,7 @@ class HelperFailureTest {
           throw new java.io.IOException("test: helper " + source + " killed after its first range");
         }
       });
-      try {
-        c.lose(lost);
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (!killed.get()) {
-          assertTrue(System.currentTimeMillis() < deadline, "no repair read from the helper");
-          Thread.sleep(50);
-        }
-      } finally {
-        ReadFaults.set(null);
-      }
-      c.awaitReconstruction(180_000);
-      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
-      c.verifyFiles();
-
-      List<TaskReport> reports = ReconstructionLog.reports();
+      List<TaskReport> reports = c.loseWithFault(lost, killed::get, "no repair read from the helper");
       boolean replaced = reports.stream().anyMatch(r -> r.succeeded() && r.helperReplacements() > 0);
       boolean retried = reports.stream().anyMatch(r -> !r.succeeded())
           && reports.stream().anyMatch(r -> r.succeeded() && r.lost()[0] == 0);

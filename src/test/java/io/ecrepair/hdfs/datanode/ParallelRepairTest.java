@@ -259,20 +259,8 @@ class ParallelRepairTest {
           }
         }
       });
-      try {
-        c.lose(victim);
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (stopped.getCount() > 0) {
-          assertTrue(System.currentTimeMillis() < deadline, "no helper of the first group sent a third frame");
-          Thread.sleep(50);
-        }
-      } finally {
-        ReadFaults.set(null);
-      }
-      c.awaitReconstruction(180_000);
-      assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
-      c.verifyFiles();
-      List<TaskReport> reports = ReconstructionLog.reports();
+      List<TaskReport> reports = c.loseWithFault(victim, () -> stopped.getCount() == 0,
+          "no helper of the first group sent a third frame");
       assertTrue(reports.stream().anyMatch(r -> r.succeeded() && r.route().equals("parallel+central")),
           "the repair whose participant stopped was finished centrally: " + reports);
       assertTrue(metric(c, "BrokenParallelRepairs") > 0, "the metric counts the repair that stopped");

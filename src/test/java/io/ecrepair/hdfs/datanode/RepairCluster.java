@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.StripedGroups;
+import io.ecrepair.hdfs.agent.ReadFaults;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
@@ -450,6 +451,30 @@ final class RepairCluster implements AutoCloseable {
     List<TaskReport> reports = ReconstructionLog.reports();
     assertTrue(!reports.isEmpty(), "the reconstruction ran");
     return reports;
+  }
+
+  /**
+   * Stops {@code victim} while a fault hook is set, waits (60 s at most) until the hook says
+   * its fault happened, clears the hook, then waits for the reconstruction and checks every
+   * internal block and file byte for byte; returns the tasks' reports.
+   */
+  List<TaskReport> loseWithFault(DatanodeInfo victim, java.util.function.BooleanSupplier faultHappened,
+                                 String noFault) throws Exception {
+    try {
+      lose(victim);
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (!faultHappened.getAsBoolean()) {
+        assertTrue(System.currentTimeMillis() < deadline, noFault);
+        Thread.sleep(50);
+      }
+    } finally {
+      ReadFaults.set(null);
+    }
+    awaitReconstruction(180_000);
+    org.junit.jupiter.api.Assertions.assertEquals(original.size(), verifyBlocks(),
+        "every internal block present and equal");
+    verifyFiles();
+    return ReconstructionLog.reports();
   }
 
   /** Reads every file back whole through a stock client and compares. */

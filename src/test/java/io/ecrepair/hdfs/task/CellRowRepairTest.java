@@ -70,6 +70,19 @@ class CellRowRepairTest {
     r.run(RegionCoders.best(), cells, new ByteBuffer[] {out}, length);
     assertEquals(0, out.slice(0, length).compareTo(units[2].slice(0, length)));
     assertTrue(r.bytesPerRow(length) < 4L * length, "reads less than k cells: " + r.bytesPerRow(length));
+
+    // The tail alone (what a parallel plan leaves to the coordinator), from the tail helpers'
+    // tail bytes only, each at offset 0.
+    int tailOffset = 8 * (length / 8);
+    int tail = length - tailOffset;
+    ByteBuffer[] tails = new ByteBuffer[6];
+    for (int h : r.tailHelpers()) {
+      tails[h] = ByteBuffer.allocate(tail).put(0, units[h], tailOffset, tail);
+    }
+    ByteBuffer tailOut = ByteBuffer.allocate(tail);
+    r.runTail(RegionCoders.best(), tails, new ByteBuffer[] {tailOut}, length);
+    assertEquals(0, tailOut.compareTo(units[2].slice(tailOffset, tail)));
+    assertEquals(4, r.tailHelpers().length, "the tail is a decode from k helpers");
   }
 
   @Test
