@@ -121,20 +121,20 @@ public final class StripedBlockRepairer {
         @Override
         public void rebuilt(int r, RowLoop.Step step) throws IOException {
           for (int i = 0; i < lost.length; i++) {
-            BlockFiles.writeFully(out[i], rebuilt[i], layout.cellLength(groupLength, r, lost[i]));
+            FileChannels.writeFully(out[i], rebuilt[i], layout.cellLength(groupLength, r, lost[i]));
           }
         }
       });
       for (FileChannel o : out) {
         o.force(false);
       }
-      BlockFiles.closeAll(out);
+      FileChannels.closeAll(out);
       for (int i = 0; i < lost.length; i++) {
         Files.move(tmp[i], targets[i], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       }
     } finally {
-      BlockFiles.closeAll(in);
-      BlockFiles.closeAll(out);
+      FileChannels.closeAll(in);
+      FileChannels.closeAll(out);
       for (Path t : tmp) {
         if (t != null) {
           Files.deleteIfExists(t);
@@ -221,7 +221,7 @@ public final class StripedBlockRepairer {
           in[block] = FileChannel.open(file, StandardOpenOption.READ);
         }
         int inCell = (int) (r[0] - layout.blockOffset(row));
-        BlockFiles.readFully(in[block], cells[block].duplicate().position(inCell).slice(), r[0], (int) r[1], file);
+        FileChannels.readFully(in[block], cells[block].duplicate().position(inCell).slice(), r[0], (int) r[1], file);
         reads.computeIfAbsent(block, b -> new ByteRanges()).add(r[0], r[1]);
       }
       RowLoop.zeroPastStored(cells[block], ranges, stored);

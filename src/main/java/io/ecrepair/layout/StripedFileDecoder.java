@@ -117,7 +117,7 @@ public final class StripedFileDecoder {
             ByteBuffer[] units = new ByteBuffer[n];
             for (int i : sources) {
               int len = layout.cellLength(groupLength, r, i);
-              BlockFiles.readFully(in[i], cells[i], layout.blockOffset(r), len, dir.resolve(Manifest.blockFileName(g, i)));
+              FileChannels.readFully(in[i], cells[i], layout.blockOffset(r), len, dir.resolve(Manifest.blockFileName(g, i)));
               Buffers.zero(cells[i], len, codingLength);
               units[i] = cells[i];
               bytesRead += len;
@@ -130,13 +130,13 @@ public final class StripedFileDecoder {
               code.decode(units, zeros, wanted, outs, new int[wanted.length], codingLength);
             }
             for (int i = 0; i < k; i++) {
-              BlockFiles.writeFully(output, lost[i] ? rebuilt[i] : cells[i], layout.cellLength(groupLength, r, i));
+              FileChannels.writeFully(output, lost[i] ? rebuilt[i] : cells[i], layout.cellLength(groupLength, r, i));
             }
             done += layout.rowLength(groupLength, r);
             progress.accept(done);
           }
         } finally {
-          BlockFiles.closeAll(in);
+          FileChannels.closeAll(in);
         }
       }
       output.force(false);

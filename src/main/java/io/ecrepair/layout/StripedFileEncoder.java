@@ -74,18 +74,18 @@ public final class StripedFileEncoder {
             int codingLength = layout.codingLength(groupLength, r);
             for (int i = 0; i < k; i++) {
               int len = layout.cellLength(groupLength, r, i);
-              BlockFiles.readFully(in, data[i], layout.fileOffset(g, r, i), len, input);
+              FileChannels.readFully(in, data[i], layout.fileOffset(g, r, i), len, input);
               Buffers.zero(data[i], len, codingLength);
             }
             code.encode(data, dataOff, parity, parityOff, codingLength);
             for (int i = 0; i < n; i++) {
-              BlockFiles.writeFully(out[i], units[i], layout.cellLength(groupLength, r, i));
+              FileChannels.writeFully(out[i], units[i], layout.cellLength(groupLength, r, i));
             }
             done += layout.rowLength(groupLength, r);
             progress.accept(done);
           }
         } finally {
-          BlockFiles.closeAll(out);
+          FileChannels.closeAll(out);
         }
       }
       if (in.size() != fileLength) {

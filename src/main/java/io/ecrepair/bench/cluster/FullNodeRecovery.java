@@ -114,9 +114,9 @@ public final class FullNodeRecovery {
         if (group.getLocations()[j].getIpAddr().equals(victim.ip())) {
           int index = group.getBlockIndices()[j];
           long id = group.getBlock().getBlockId() + index;
-          java.nio.file.Path f = BlockFiles.find(cluster.dataDir(victim.name()), id)
+          java.nio.file.Path f = ReplicaFiles.find(cluster.dataDir(victim.name()), id)
               .orElseThrow(() -> new IOException("no replica file blk_" + id + " on " + victim.name()));
-          originals.put(g + "/" + index, BlockFiles.digest(f));
+          originals.put(g + "/" + index, ReplicaFiles.digest(f));
           lost.add(new int[] {g, index});
         }
       }
@@ -302,9 +302,9 @@ public final class FullNodeRecovery {
           continue;
         }
         String node = cluster.dataNodeAt(g.getLocations()[j].getIpAddr()).name();
-        java.util.Optional<java.nio.file.Path> f = BlockFiles.find(cluster.dataDir(node), id);
+        java.util.Optional<java.nio.file.Path> f = ReplicaFiles.find(cluster.dataDir(node), id);
         if (f.isPresent()) {
-          if (BlockFiles.digest(f.get()).equals(originals.get(l[0] + "/" + l[1]))) {
+          if (ReplicaFiles.digest(f.get()).equals(originals.get(l[0] + "/" + l[1]))) {
             matched++;
             holder = holder == null ? node : holder;
           } else {

@@ -15,8 +15,8 @@ import java.util.stream.Stream;
  * All DataNodes run on this machine, so the bench compares a rebuilt replica with the lost
  * original byte for byte (through a digest) without another network read.
  */
-public final class BlockFiles {
-  private BlockFiles() {}
+public final class ReplicaFiles {
+  private ReplicaFiles() {}
 
   /** The finalized replica file of block {@code blockId} under {@code dataDir}, if there is one. */
   public static Optional<Path> find(Path dataDir, long blockId) throws IOException {

@@ -7,8 +7,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /** Positional reads and writes of whole regions, which FileChannel leaves to callers. */
-final class BlockFiles {
-  private BlockFiles() {}
+final class FileChannels {
+  private FileChannels() {}
 
   /** Reads len bytes at position pos into buf[0, len). */
   static void readFully(FileChannel ch, ByteBuffer buf, long pos, int len, Path what) throws IOException {
