@@ -22,6 +22,18 @@ import org.apache.hadoop.metrics2.lib.Interns;
 public final class ReconstructionMetrics implements MetricsSource {
   private static final String[] NAMES = {"Tasks", "FailedTasks", "HelperReplacements", "BytesRead", "BytesWritten",
       "TimeMillis", "ChainedTasks", "BrokenChains", "ParallelTasks", "BrokenParallelRepairs"};
+  /** What each counter means, as JMX and Prometheus describe it (the README's metrics table says the same). */
+  private static final String[] MEANINGS = {
+      "reconstruction tasks the plugin ran",
+      "tasks that failed (the NameNode schedules them again)",
+      "helpers replaced after failing or stalling mid-task",
+      "bytes read from helpers (payload, checksums excluded)",
+      "bytes written to the targets",
+      "time of the tasks, milliseconds",
+      "tasks that started along a repair chain",
+      "chained tasks finished by reading the helpers",
+      "tasks that ran a parallel plan across the helpers' agents",
+      "parallel tasks finished by reading the helpers"};
 
   private final String sourceName;
   private final String datanode;
@@ -111,8 +123,23 @@ public final class ReconstructionMetrics implements MetricsSource {
         .addGauge(Interns.info("TasksBeforeHook", "tasks HDFS accepted before the hook was installed"),
             tasksBeforeHook);
     for (Map.Entry<String, Long> e : snapshot().entrySet()) {
-      rb.addCounter(Interns.info(e.getKey(), e.getKey()), e.getValue());
+      rb.addCounter(Interns.info(e.getKey(), meaning(e.getKey())), e.getValue());
     }
+  }
+
+  /** The meaning of a counter; a per-codec one (TasksClay) is its total's, for that codec. */
+  private static String meaning(String name) {
+    for (int i = 0; i < NAMES.length; i++) {
+      if (name.equals(NAMES[i])) {
+        return MEANINGS[i];
+      }
+    }
+    for (int i = 0; i < NAMES.length; i++) {
+      if (name.startsWith(NAMES[i])) {
+        return MEANINGS[i] + ", codec " + name.substring(NAMES[i].length());
+      }
+    }
+    return name;
   }
 
   /** "lrc-l2" -> "LrcL2". */
