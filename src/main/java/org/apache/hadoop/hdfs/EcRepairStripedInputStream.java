@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import io.ecrepair.hdfs.client.StockReads;
 import org.apache.hadoop.hdfs.DFSUtilClient.CorruptedBlocks;
 import org.apache.hadoop.hdfs.StripeReader.BlockReaderInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -48,7 +47,7 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
 
   private final ErasureCodingPolicy policy;
   private final DegradedPath degraded;
-  private final StockReads stockReads;
+  private final EcRepairStockReads stockReads;
   /** The rest of a cell row read through the degraded path, for stateful reads: file offsets [rowFrom, rowTo). */
   private ByteBuffer rowBuffer;
   private long rowFrom;
@@ -60,7 +59,7 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
     super(client, src, verifyChecksum, policy, blocks);
     this.policy = policy;
     this.degraded = path.apply(this);
-    this.stockReads = new StockReads(client.getStripedReadsThreadPool());
+    this.stockReads = new EcRepairStockReads(client.getStripedReadsThreadPool());
   }
 
   /**
@@ -192,7 +191,7 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
     LocatedStripedBlock group = (LocatedStripedBlock) getBlockAt(block.getStartOffset());
     if (!degraded.needsRebuild(group, start, end)) {
       int at = buf.position();
-      try (StockReads.Read read = stockReads.begin()) {
+      try (EcRepairStockReads.Read read = stockReads.begin()) {
         try {
           super.fetchBlockByteRange(block, start, end, buf, corruptedBlocks);
           return;
@@ -239,7 +238,7 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
       long wanted = Math.min(groupEnd, inGroup + len) - 1;
       if (!degraded.needsRebuild(group, inGroup, wanted)) {
         long before = pos;
-        try (StockReads.Read read = stockReads.begin()) {
+        try (EcRepairStockReads.Read read = stockReads.begin()) {
           try {
             return super.readWithStrategy(strategy);
           } catch (IOException e) {

@@ -1,4 +1,4 @@
-package io.ecrepair.hdfs.client;
+package org.apache.hadoop.hdfs;
 
 import java.io.InterruptedIOException;
 import java.util.concurrent.SynchronousQueue;
@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * task of a failed read can still write into the caller's buffer before the range is read again
  * another way: HDFS cancels such tasks without interrupting them.
  */
-public final class StockReads {
+final class EcRepairStockReads {
 
   /** One stock read on one thread. */
   public final class Read implements AutoCloseable {
@@ -53,7 +53,7 @@ public final class StockReads {
   private final ThreadPoolExecutor view;
 
   /** Stock reads whose tasks run on {@code pool} (the client's striped-read pool). */
-  public StockReads(ThreadPoolExecutor pool) {
+  public EcRepairStockReads(ThreadPoolExecutor pool) {
     this.view = new TrackingView(pool);
   }
 
