@@ -128,6 +128,20 @@ class ClayCodeTest {
     assertEquals(256, c.subPacketization());
   }
 
+  /** The codec name carries d: {@code clay} is d = n - 1, {@code clay-d<D>} is D, checked like the code's own. */
+  @Test
+  void codecNamesCarryTheNumberOfHelpers() {
+    ClayCode d11 = (ClayCode) new io.ecrepair.codes.CodeSpec("clay-d11", 10, 4).create(best);
+    assertEquals(11, d11.d());
+    assertEquals(128, d11.subPacketization());
+    assertEquals(13, ((ClayCode) new io.ecrepair.codes.CodeSpec("clay", 10, 4).create(best)).d());
+    assertEquals(5.5, io.ecrepair.codes.Codecs.family("clay-d11")
+        .repairBlocksPerLostBlock(new io.ecrepair.codes.CodeSpec("clay-d11", 10, 4)), 1e-9);
+    for (String bad : new String[] {"clay-d", "clay-dx", "clay-d9", "clay-d14", "clay-d1000"}) {
+      assertThrows(IllegalArgumentException.class, () -> new io.ecrepair.codes.CodeSpec(bad, 10, 4), bad);
+    }
+  }
+
   @Test
   void rejectsBadParameters() {
     assertThrows(IllegalArgumentException.class, () -> new ClayCode(6, 4, 3, best)); // d < k

@@ -74,6 +74,13 @@ class ParallelRepairTest {
     rebuildInParallel("clay", 6, 3, 10, 1);
   }
 
+  /** Clay with d = 11 < n - 1 (codec clay-d11), through HDFS, with its shipped plans. */
+  @Test
+  void clayWithElevenHelpers() throws Exception {
+    assertTrue(RepairCatalog.parallelPlan(new CodeSpec("clay-d11", 10, 4), 0).isPresent(), "its plans ship in the jar");
+    rebuildInParallel("clay-d11", 10, 4, 15, 1);
+  }
+
   /**
    * Two DataNodes of a group die together: the NameNode schedules one task for both blocks,
    * and the DataNode that rebuilds them runs a plan for the pair (searched ahead here, as the
