@@ -139,7 +139,7 @@ class DegradedReadTest {
   private List<Case> writeFiles(DegradedCluster c) throws IOException {
     List<Case> cases = new ArrayList<>();
     List<ErasureCodingPolicy> shipped = new ECPolicyLoader().loadPolicy(new java.io.File("conf/user_ec_policies.xml").getAbsolutePath());
-    assertEquals(11, shipped.size(), "conf/user_ec_policies.xml policies");
+    assertEquals(12, shipped.size(), "conf/user_ec_policies.xml policies");
     c.fs.addErasureCodingPolicies(shipped.toArray(new ErasureCodingPolicy[0]));
     List<ErasureCodingPolicy> all = new ArrayList<>();
     for (ErasureCodingPolicy p : shipped) {
