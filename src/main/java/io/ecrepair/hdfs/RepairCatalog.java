@@ -98,7 +98,7 @@ public final class RepairCatalog {
       PREPARER.execute(() -> searchParallelPlans(spec));
     }
     if (p.isEmpty() && lost.length > 1) {
-      String key = spec + Arrays.toString(lost);
+      String key = centralKey(spec, lost);
       if (MULTI_PENDING.size() < MAX_MULTI_PENDING && MULTI_SEARCHED.add(key)) {
         MULTI_PENDING.add(key);
         PREPARER.execute(() -> {
@@ -148,7 +148,7 @@ public final class RepairCatalog {
 
   /** The central plan of {@code lost} (everything on the requestor; no search), kept per code. */
   public static Plan centralPlan(CodeSpec spec, int... lost) {
-    return CENTRAL.computeIfAbsent(spec + "/" + Arrays.toString(lost), k -> {
+    return CENTRAL.computeIfAbsent(centralKey(spec, lost), k -> {
       RepairableCode code = code(spec);
       synchronized (code) {
         return Planner.plan(code, lost, "centralized", Planner.Options.defaults());
@@ -156,9 +156,13 @@ public final class RepairCatalog {
     });
   }
 
-  /** The central plan of {@code lost} (sorted) if it was built already (never builds it: no work on a repair's path). */
+  /** The central plan of {@code lost} if it was built already (never builds it: no work on a repair's path). */
   public static java.util.Optional<Plan> centralPlanIfReady(CodeSpec spec, int... lost) {
-    return java.util.Optional.ofNullable(CENTRAL.get(spec + "/" + Arrays.toString(lost)));
+    return java.util.Optional.ofNullable(CENTRAL.get(centralKey(spec, lost)));
+  }
+
+  private static String centralKey(CodeSpec spec, int[] lost) {
+    return spec + "/" + Arrays.toString(java.util.stream.IntStream.of(lost).sorted().toArray());
   }
 
   /** Every node's part of a plan, compiled once. */

@@ -144,60 +144,44 @@ public final class Pipelines {
   /**
    * Weighted path selection with weights from measured link load, for a chain that must take
    * {@code length} helpers from {@code pool} (all of them for a code whose repair reads fixed
-   * helpers, any k for RS). A link into node b costs 1 + what b's downlink still has to carry
-   * ({@code loads}, in whole units of {@code unit} bytes; the requestor's is {@code requestorLoad}),
-   * so the path's receivers are the least loaded nodes and a busy helper, if one is needed,
-   * heads the path, where nothing is received (a thousandth of a sender's own load breaks
-   * ties, so an idle head is preferred). A node whose load is unknown (-1: its agent did
-   * not answer) counts as busier than any other, so a chain avoids it when it can. Equal loads
-   * are broken in an order rotated by {@code rotation}, so concurrent chains spread over the
-   * helpers. Returns the path, head first.
+   * helpers, any k for RS). A link into node b costs what b's downlink still has to carry
+   * ({@code loads}, counted in whole units of {@code unit} bytes: tasks that start together see
+   * nearly the same loads, and finer differences would send them all to the same helpers).
+   * With weights that depend only on the receiving node, the path minimizing the largest link
+   * weight needs no search ({@link #bestPath} handles arbitrary link weights): the
+   * {@code length - 1} least loaded helpers receive, and the head, which receives nothing, is
+   * the next least loaded when the code lets the busier ones out, else the busiest. A node
+   * whose load is unknown (-1: its agent did not answer) counts as busier than any other, so a
+   * chain leaves it out when it can. Equal loads are broken in an order rotated by
+   * {@code rotation}, so concurrent chains spread over the helpers. Returns the path, head first.
    */
-  public static int[] leastLoadedPath(int[] pool, long[] loads, int length, long requestorLoad, long unit,
-                                      long rotation) {
+  public static int[] leastLoadedPath(int[] pool, long[] loads, int length, long unit, long rotation) {
     int m = pool.length;
     if (loads.length != m) {
       throw new IllegalArgumentException(m + " helpers, " + loads.length + " loads");
     }
+    if (length < 1 || length > m) {
+      throw new IllegalArgumentException("a path of " + length + " helpers from " + m + " candidates");
+    }
     if (unit <= 0) {
       throw new IllegalArgumentException("a load unit of " + unit + " bytes");
     }
-    // Loads count in whole units (blocks): tasks that start together see nearly the same loads,
-    // and finer differences would send them all to the same helpers; within a unit, the
-    // rotation spreads them.
-    double[] load = new double[m];
-    double busiest = 0;
+    int shift = (int) Math.floorMod(rotation, (long) m);
+    // Positions in the pool, least loaded first: known before unknown, whole units, then rotated order.
+    Integer[] byLoad = new Integer[m];
     for (int a = 0; a < m; a++) {
-      load[a] = Math.floor((double) Math.max(0, loads[a]) / unit);
-      busiest = Math.max(busiest, load[a]);
+      byLoad[a] = a;
     }
-    // Node ids of the weight matrix: the pool's members by position, the requestor last.
-    int shift = m == 0 ? 0 : (int) Math.floorMod(rotation, (long) m);
-    double[] into = new double[m + 1];
-    for (int a = 0; a < m; a++) {
-      // A tie-breaker far below one unit of load, rotated per repair.
-      into[a] = 1 + (loads[a] < 0 ? busiest + 1 : load[a]) + 1e-9 * Math.floorMod(a - shift, m);
+    Arrays.sort(byLoad, java.util.Comparator.<Integer>comparingInt(a -> loads[a] < 0 ? 1 : 0)
+        .thenComparingLong(a -> Math.max(0, loads[a]) / unit)
+        .thenComparingInt(a -> Math.floorMod(a - shift, m)));
+    int[] path = new int[length];
+    // The head: the next least loaded after the receivers, or the busiest when all must take part.
+    path[0] = pool[byLoad[length == m ? m - 1 : length - 1]];
+    for (int i = 1; i < length; i++) {
+      path[i] = pool[byLoad[i - 1]];
     }
-    into[m] = 1 + (double) Math.max(0, requestorLoad) / unit;
-    // Sending costs a little too (a busy node's disk and CPU serve other repairs), so a path
-    // that can do without a busy head does; a node of unknown load is not even a head.
-    double[][] w = new double[m + 1][m + 1];
-    for (int a = 0; a <= m; a++) {
-      double out = a == m ? 0 : loads[a] < 0 ? busiest + 1 : 1e-3 * load[a];
-      for (int b = 0; b <= m; b++) {
-        w[a][b] = into[b] + out;
-      }
-    }
-    int[] positions = new int[m];
-    for (int a = 0; a < m; a++) {
-      positions[a] = a;
-    }
-    int[] path = bestPath(w, positions, length, m);
-    int[] out = new int[path.length];
-    for (int i = 0; i < path.length; i++) {
-      out[i] = pool[path[i]];
-    }
-    return out;
+    return path;
   }
 
   /** Each non-leaf vertex on the block of the leaves it adds (a chain adds one helper's). */

@@ -97,28 +97,52 @@ class PlanPipelinesTest {
     int[] pool = {0, 1, 2, 4, 5, 6, 7, 8};
     long[] loads = {0, 3 * block, 0, 0, 2 * block, 0, 0, 0};
     // RS-6-3 losing block 3: any 6 of 8 survivors; the two busy ones are left out.
-    int[] six = Pipelines.leastLoadedPath(pool, loads, 6, 0, block, 0);
+    int[] six = Pipelines.leastLoadedPath(pool, loads, 6, block, 0);
     assertEquals(6, six.length);
     assertTrue(java.util.Arrays.stream(six).noneMatch(u -> u == 1 || u == 5), java.util.Arrays.toString(six));
     // All 8 needed: the busiest heads the path (it receives nothing).
-    int[] all = Pipelines.leastLoadedPath(pool, loads, 8, 0, block, 0);
+    int[] all = Pipelines.leastLoadedPath(pool, loads, 8, block, 0);
     assertEquals(1, all[0], java.util.Arrays.toString(all));
     // An agent that did not answer is neither a receiver nor the head when the others suffice.
     long[] unknown = {0, -1, 0, 0, 0, 0, 0, 0};
     for (int rotation = 0; rotation < 8; rotation++) {
-      int[] p = Pipelines.leastLoadedPath(pool, unknown, 7, 0, block, rotation);
+      int[] p = Pipelines.leastLoadedPath(pool, unknown, 7, block, rotation);
       assertTrue(java.util.Arrays.stream(p).noneMatch(u -> u == 1), java.util.Arrays.toString(p));
     }
     // Idle helpers: chains of different groups start on different helpers and read different sets.
     java.util.Set<Integer> heads = new java.util.HashSet<>();
     java.util.Set<String> sets = new java.util.HashSet<>();
     for (int rotation = 0; rotation < 8; rotation++) {
-      int[] p = Pipelines.leastLoadedPath(pool, new long[8], 6, 0, block, rotation);
-      heads.add(Pipelines.leastLoadedPath(pool, new long[8], 8, 0, block, rotation)[0]);
+      int[] p = Pipelines.leastLoadedPath(pool, new long[8], 6, block, rotation);
+      heads.add(Pipelines.leastLoadedPath(pool, new long[8], 8, block, rotation)[0]);
       sets.add(java.util.Arrays.toString(java.util.Arrays.stream(p).sorted().toArray()));
     }
     assertTrue(heads.size() >= 4, "heads " + heads);
     assertTrue(sets.size() >= 4, "helper sets " + sets);
+
+    // With link weights that depend only on the receiver (its load), the chosen path's largest
+    // link weight equals that of the paper's search over all paths (bestPath).
+    Random rnd = new Random(9);
+    for (int trial = 0; trial < 200; trial++) {
+      int m = 3 + rnd.nextInt(6);
+      int[] nodes = java.util.stream.IntStream.range(0, m).toArray();
+      long[] l = new long[m];
+      for (int a = 0; a < m; a++) {
+        l[a] = rnd.nextInt(10) == 0 ? -1 : rnd.nextInt(5) * block + rnd.nextInt((int) block);
+      }
+      int length = 1 + rnd.nextInt(m);
+      double[][] w = new double[m + 1][m + 1];
+      for (int a = 0; a <= m; a++) {
+        for (int b = 0; b < m; b++) {
+          w[a][b] = l[b] < 0 ? 1000 : 1 + l[b] / block;
+        }
+        w[a][m] = 1;
+      }
+      int[] greedy = Pipelines.leastLoadedPath(nodes, l, length, block, trial);
+      assertEquals(length, java.util.Arrays.stream(greedy).distinct().count());
+      assertEquals(Planner.maxLinkWeight(w, Pipelines.bestPath(w, nodes, length, m), m),
+          Planner.maxLinkWeight(w, greedy, m), 1e-9, "trial " + trial + " loads " + java.util.Arrays.toString(l));
+    }
   }
 
   private static double bruteForce(double[][] w, int[] pool, int length, int req, int[] path, int depth, boolean[] used) {

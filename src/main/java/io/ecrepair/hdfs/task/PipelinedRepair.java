@@ -55,8 +55,7 @@ final class PipelinedRepair {
     int need = spec.k() - zeros.size();
     if (anyK && need > 0 && need <= stored.size()) {
       int[] pool = stored.stream().mapToInt(Integer::intValue).toArray();
-      int[] path = Pipelines.leastLoadedPath(pool, AgentLoads.probe(ctx, pool, sources), need, ctx.inbound().get(),
-          unit, groupId);
+      int[] path = Pipelines.leastLoadedPath(pool, AgentLoads.probe(ctx, pool, sources), need, unit, groupId);
       List<Integer> chosen = new ArrayList<>(zeros);
       for (int u : path) {
         chosen.add(u);
@@ -70,8 +69,8 @@ final class PipelinedRepair {
     }
     int[] helpers = coef.keySet().stream().mapToInt(Integer::intValue).toArray();
     checkSources(helpers, sources);
-    int[] path = Pipelines.leastLoadedPath(helpers, AgentLoads.probe(ctx, helpers, sources), helpers.length,
-        ctx.inbound().get(), unit, groupId);
+    int[] path = Pipelines.leastLoadedPath(helpers, AgentLoads.probe(ctx, helpers, sources), helpers.length, unit,
+        groupId);
     return chain(spec, lost, available, path, sources, layout, groupLength, ctx.pipelineSliceBytes());
   }
 
