@@ -72,8 +72,20 @@ class RsIsalInHdfsRepairPathsTest {
       out.write(data);
     }
 
-    // Remember every internal block, then lose the DataNode holding index 2 of group 0.
-    List<LocatedBlock> groups = fs.getClient().getLocatedBlocks(file.toString(), 0, data.length).getLocatedBlocks();
+    // Remember every internal block, then lose the DataNode holding index 2 of group 0. The
+    // NameNode may hear of the last internal blocks a moment after close: wait for all of them
+    // (group 0 is full: 9; group 1 holds 3 MiB + 123 bytes: 4 data cells and 3 parities).
+    List<LocatedBlock> groups;
+    long reported = System.currentTimeMillis() + 30_000;
+    while (true) {
+      groups = fs.getClient().getLocatedBlocks(file.toString(), 0, data.length).getLocatedBlocks();
+      if (((LocatedStripedBlock) groups.get(0)).getBlockIndices().length == 9
+          && ((LocatedStripedBlock) groups.get(1)).getBlockIndices().length == 7) {
+        break;
+      }
+      assertTrue(System.currentTimeMillis() < reported, "the NameNode never heard of every internal block");
+      Thread.sleep(100);
+    }
     Map<String, byte[]> original = new HashMap<>();
     DatanodeInfo victim = null;
     for (int g = 0; g < groups.size(); g++) {
