@@ -25,7 +25,9 @@ import picocli.CommandLine.Model.CommandSpec;
         "Prints per rebuilt block the bytes its repair read (and as a multiple of the block), the repair time and "
         + "whether it was verified. Clay, Butterfly and LRC are rebuilt by the plugin, RS by HDFS itself.",
         "Before the DataNode stops and right after (before reconstruction), block 0 is read through the client "
-        + "FileSystem (fs.hdfs.impl): bytes fetched per degraded MiB, throughput healthy vs degraded."})
+        + "FileSystem (fs.hdfs.impl): bytes fetched per degraded MiB, throughput healthy vs degraded.",
+        "Last, the operator's view: one block group per policy, a DataNode stopped with HDFS's reconstruction off, "
+        + "and what 'ec-repair status' and 'ec-repair verify' say about it."})
 final class DemoCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -69,14 +71,28 @@ final class DemoCommand implements Callable<Integer> {
       err.println("demo: " + msg);
       err.flush();
     });
-    List<MiniClusterRepairs.PolicyRun> runs = demo.run();
+    Demo.Result result = demo.run();
+    List<MiniClusterRepairs.PolicyRun> runs = result.runs();
+    MiniClusterRepairs.OperatorView view = result.operatorView();
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled) {
-      JsonOutput.print(out, toJson(runs, demo.dataNodes()));
+      Map<String, Object> j = toJson(runs, demo.dataNodes());
+      Map<String, Object> v = new LinkedHashMap<>();
+      v.put("stoppedDataNode", view.stoppedDataNode());
+      v.put("status", StatusCommand.json(view.path(), view.status()));
+      v.put("verify", VerifyCommand.json(view.path(), view.files(), view.verify()));
+      j.put("operatorView", v);
+      JsonOutput.print(out, j);
     } else {
       print(out, runs);
+      out.printf("Operator's view: DataNode %s stopped, HDFS's reconstruction off; ec-repair status %s, then verify:%n",
+          view.stoppedDataNode(), view.path());
+      StatusCommand.print(out, view.path(), view.status(), StatusCommand.Blocks.NONE);
+      out.println();
+      VerifyCommand.print(out, view.path(), view.files(), view.verify(), false);
     }
-    return runs.stream().allMatch(MiniClusterRepairs.PolicyRun::verified) ? 0 : EcRepairCli.FAILED;
+    boolean verified = runs.stream().allMatch(MiniClusterRepairs.PolicyRun::verified) && !VerifyCommand.failed(view.verify());
+    return verified ? 0 : EcRepairCli.FAILED;
   }
 
   private static void print(PrintWriter out, List<MiniClusterRepairs.PolicyRun> runs) {

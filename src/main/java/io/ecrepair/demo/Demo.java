@@ -107,19 +107,23 @@ public final class Demo {
     return policies.stream().mapToInt(p -> p.getNumDataUnits() + p.getNumParityUnits()).max().orElse(0) + 1;
   }
 
-  public List<MiniClusterRepairs.PolicyRun> run() throws Exception {
+  /** The repairs of every policy, then the operator's view of one file per policy with a DataNode down. */
+  public record Result(List<MiniClusterRepairs.PolicyRun> runs, MiniClusterRepairs.OperatorView operatorView) {}
+
+  public Result run() throws Exception {
     List<MiniClusterRepairs.PolicyRun> runs = new ArrayList<>();
     try (MiniClusterRepairs cluster = new MiniClusterRepairs(dataNodes(), new Configuration(false), progress)
         .withDegradedReads(true)) {
       long seed = 1;
+      List<ErasureCodingPolicy> enabled = new ArrayList<>();
       for (ErasureCodingPolicy p : policies) {
-        ErasureCodingPolicy enabled = cluster.enable(p);
+        enabled.add(cluster.enable(p));
         long blockSize = (long) p.getCellSize() * cellsPerBlock;
         // A full group and a second one of half the rows: every rebuilt block is made of whole cells.
         long fileLength = p.getNumDataUnits() * (blockSize + (long) p.getCellSize() * Math.max(1, cellsPerBlock / 2));
-        runs.add(cluster.run(enabled, blockSize, fileLength, 0, seed++, timeoutMs));
+        runs.add(cluster.run(enabled.get(enabled.size() - 1), blockSize, fileLength, 0, seed++, timeoutMs));
       }
+      return new Result(runs, cluster.operatorView(enabled, seed));
     }
-    return runs;
   }
 }

@@ -1,6 +1,8 @@
 package io.ecrepair.demo;
 
 import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
+import io.ecrepair.hdfs.admin.ClusterStatus;
+import io.ecrepair.hdfs.admin.StripeVerifier;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
@@ -300,6 +302,53 @@ public final class MiniClusterRepairs implements AutoCloseable {
       cluster.restartDataNode(stopped, true);
       cluster.waitActive();
     }
+  }
+
+  /** What an operator sees with a DataNode down: {@code ec-repair status} and {@code verify} of one file per policy. */
+  public record OperatorView(String path, String stoppedDataNode, int files, ClusterStatus.Report status,
+                             List<StripeVerifier.GroupResult> verify) {}
+
+  /**
+   * Writes one block group (one cell per internal block) per policy under /operator, stops the
+   * DataNode holding internal block 0 of the first, and looks at the cluster as {@code ec-repair
+   * status} and {@code verify} do. The NameNode first stops scheduling reconstruction for good,
+   * so that the blocks stay missing while they are looked at: call it last.
+   */
+  public OperatorView operatorView(List<ErasureCodingPolicy> enabled, long seed) throws Exception {
+    org.apache.hadoop.hdfs.server.blockmanagement.BlockManagerTestUtil.stopRedundancyThread(
+        cluster.getNamesystem().getBlockManager());
+    org.apache.hadoop.fs.Path top = new org.apache.hadoop.fs.Path("/operator");
+    List<org.apache.hadoop.fs.Path> files = new ArrayList<>();
+    for (ErasureCodingPolicy p : enabled) {
+      org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(top, p.getName());
+      fs.mkdirs(dir);
+      fs.setErasureCodingPolicy(dir, p.getName());
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "file");
+      write(file, p, p.getCellSize(), (long) p.getCellSize() * p.getNumDataUnits(), seed++);
+      awaitReported(file, p, 60_000);
+      files.add(file);
+    }
+    LocatedStripedBlock first = (LocatedStripedBlock) fs.getClient()
+        .getLocatedBlocks(files.get(0).toString(), 0, Long.MAX_VALUE).get(0);
+    DatanodeInfo victim = first.getLocations()[0];
+    for (int j = 0; j < first.getBlockIndices().length; j++) {
+      if (first.getBlockIndices()[j] == 0) {
+        victim = first.getLocations()[j];
+      }
+    }
+    progress.accept("operator's view: stopping DataNode " + victim.getXferAddr() + " (reconstruction is off), "
+        + "then ec-repair status and verify of " + top);
+    DataNode dn = dataNode(victim);
+    cluster.stopDataNode(victim.getXferAddr());
+    cluster.setDataNodeDead(dn.getDatanodeId());
+    Configuration client = fs.getConf();
+    ClusterStatus.Report status = new ClusterStatus(fs, client).scan(top);
+    StripeVerifier verifier = new StripeVerifier(fs, client);
+    List<StripeVerifier.GroupResult> verify = new ArrayList<>();
+    for (org.apache.hadoop.fs.Path f : files) {
+      verify.addAll(verifier.verify(fs.getFileStatus(f), b -> { }));
+    }
+    return new OperatorView(top.toString(), victim.getXferAddr(), files.size(), status, verify);
   }
 
   /**

@@ -107,7 +107,7 @@ public final class StripedBlockRepairer {
       runRows(layout.rowCount(groupLength), new RowLoop.Rows() {
         @Override
         public RowLoop.Step gather(int r) throws IOException {
-          if (!anyStored(layout, groupLength, r, lost)) {
+          if (!RepairReads.holdsBytes(layout, groupLength, r, lost)) {
             return null;
           }
           int codingLength = layout.codingLength(groupLength, r);
@@ -152,15 +152,6 @@ public final class StripedBlockRepairer {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted while repairing");
     }
-  }
-
-  private static boolean anyStored(StripedLayout layout, long groupLength, int row, int[] lost) {
-    for (int l : lost) {
-      if (layout.cellLength(groupLength, row, l) > 0) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Every other unit whose block file is present with the length the manifest gives. */

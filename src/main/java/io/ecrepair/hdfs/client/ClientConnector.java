@@ -18,11 +18,11 @@ import org.apache.hadoop.security.token.Token;
  * {@link DFSClient#newConnectedPeer} (the client's socket factory, SASL or encryption, and its
  * socket timeout {@code dfs.client.socket-timeout}).
  */
-final class ClientConnector implements BlockConnector {
+public final class ClientConnector implements BlockConnector {
   private final DFSClient client;
   private final LocatedBlock internal;
 
-  ClientConnector(DFSClient client, LocatedBlock internal) {
+  public ClientConnector(DFSClient client, LocatedBlock internal) {
     this.client = client;
     this.internal = internal;
   }

@@ -101,6 +101,23 @@ class DemoCliTest {
         assertEquals(clay ? 7.0 / 3 : 6.0, blocks, clay ? 0.01 : 1e-9, repair.toString());
       }
     }
+    // The operator's view: one group per policy, a DataNode down, status and verify of them.
+    JsonNode view = j.get("operatorView");
+    JsonNode status = view.get("status");
+    assertEquals(2, status.get("blockGroups").asInt(), view.toString());
+    assertTrue(status.get("groupsNeedingRepair").asInt() >= 1, view.toString());
+    for (JsonNode g : status.get("groups")) {
+      boolean clay = g.get("policy").asText().startsWith("CLAY");
+      if (g.get("lost").size() == 1) {
+        // CLAY-5-3 rebuilds a block from 7/3 blocks (and k times a cell's few tail bytes: 27 sub-chunks do not
+        // fill a 64 KiB cell), HDFS reads k blocks (5 and 6).
+        double ours = g.get("lostBytes").asDouble() * (clay ? 7.0 / 3 : 6.0);
+        assertEquals(ours, g.get("ourBytes").asDouble(), ours * 0.001, g.toString());
+        assertEquals(g.get("lostBytes").asDouble() * (clay ? 5 : 6), g.get("hdfsBytes").asDouble(), 1.0, g.toString());
+      }
+    }
+    assertTrue(view.get("verify").get("ok").asBoolean(), view.toString());
+    assertEquals(2, view.get("verify").get("outcomes").get("ok").asInt(), view.toString());
   }
 
   @Test

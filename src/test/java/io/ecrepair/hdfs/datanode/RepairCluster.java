@@ -41,19 +41,19 @@ import org.apache.hadoop.io.erasurecode.ECSchema;
  * policy, remembers every internal block, stops DataNodes, waits for the NameNode-driven
  * reconstruction and checks every rebuilt internal block byte for byte.
  */
-final class RepairCluster implements AutoCloseable {
-  final MiniDFSCluster cluster;
-  final DistributedFileSystem fs;
-  final ErasureCodingPolicy policy;
+public final class RepairCluster implements AutoCloseable {
+  public final MiniDFSCluster cluster;
+  public final DistributedFileSystem fs;
+  public final ErasureCodingPolicy policy;
   final long blockSize;
   /** file -> its bytes. */
-  final Map<Path, byte[]> files = new LinkedHashMap<>();
+  public final Map<Path, byte[]> files = new LinkedHashMap<>();
   /** "file/group/index" -> bytes of that internal block when written. */
   final Map<String, byte[]> original = new LinkedHashMap<>();
   final List<DatanodeInfo> stopped = new ArrayList<>();
-  final Configuration conf;
+  public final Configuration conf;
 
-  RepairCluster(File dir, int dataNodes, String codec, int k, int m, int cellSize, int cellsPerBlock,
+  public RepairCluster(File dir, int dataNodes, String codec, int k, int m, int cellSize, int cellsPerBlock,
                 Configuration extra) throws IOException {
     Configuration testDefaults = new Configuration(false);
     testDefaults.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 10);
@@ -138,7 +138,7 @@ final class RepairCluster implements AutoCloseable {
   }
 
   /** Writes a file of {@code length} random bytes under the policy and records its internal blocks. */
-  Path write(String name, int length, long seed) throws IOException {
+  public Path write(String name, int length, long seed) throws IOException {
     byte[] data = new byte[length];
     new Random(seed).nextBytes(data);
     Path file = new Path("/ec/" + name);
@@ -184,12 +184,12 @@ final class RepairCluster implements AutoCloseable {
     }
   }
 
-  List<LocatedBlock> groups(Path file) throws IOException {
+  public List<LocatedBlock> groups(Path file) throws IOException {
     return StripedGroups.of(fs, file);
   }
 
   /** The DataNode holding internal block {@code index} of group {@code g} of {@code file}. */
-  DatanodeInfo holder(Path file, int g, int index) throws IOException {
+  public DatanodeInfo holder(Path file, int g, int index) throws IOException {
     return StripedGroups.holder(fs, file, g, index);
   }
 
@@ -206,7 +206,7 @@ final class RepairCluster implements AutoCloseable {
    * of racing between the deaths. It does not wait for a settled cluster, so a test may also
    * stop a helper in the middle of a repair; a loss under test goes through {@link #lose}.
    */
-  void stop(DatanodeInfo... nodes) throws IOException {
+  public void stop(DatanodeInfo... nodes) throws IOException {
     List<DataNode> dead = new ArrayList<>();
     for (DatanodeInfo node : nodes) {
       dead.add(dataNode(node));
@@ -488,11 +488,11 @@ final class RepairCluster implements AutoCloseable {
     }
   }
 
-  ExtendedBlock internal(LocatedStripedBlock group, int index) {
+  public ExtendedBlock internal(LocatedStripedBlock group, int index) {
     return StripedBlockUtil.constructInternalBlock(group.getBlock(), cell(), k(), index);
   }
 
-  DataNode dataNode(DatanodeInfo info) {
+  public DataNode dataNode(DatanodeInfo info) {
     for (DataNode dn : cluster.getDataNodes()) {
       if (dn.getXferPort() == info.getXferPort()) {
         return dn;
@@ -502,7 +502,7 @@ final class RepairCluster implements AutoCloseable {
   }
 
   /** A replica's bytes as its DataNode stores them. */
-  byte[] replica(DatanodeInfo holder, ExtendedBlock block) throws IOException {
+  public byte[] replica(DatanodeInfo holder, ExtendedBlock block) throws IOException {
     DataNode dn = dataNode(holder);
     ExtendedBlock stored = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
         dn.getFSDataset().getLength(block), block.getGenerationStamp());
