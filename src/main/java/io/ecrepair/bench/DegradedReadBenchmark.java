@@ -1,7 +1,7 @@
 package io.ecrepair.bench;
 
-import io.ecrepair.demo.Demo;
-import io.ecrepair.demo.MiniClusterRepairs;
+import io.ecrepair.harness.MiniClusterRepairs;
+import io.ecrepair.harness.ShippedPolicies;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,7 +44,7 @@ public final class DegradedReadBenchmark {
     }
     for (Pair p : pairs) {
       for (String name : List.of(p.policy(), p.baseline())) {
-        if (lostIndex < 0 || lostIndex >= Demo.byName(name).getNumDataUnits()) {
+        if (lostIndex < 0 || lostIndex >= ShippedPolicies.byName(name).getNumDataUnits()) {
           throw new IllegalArgumentException("--lost " + lostIndex + " is not a data block of " + name);
         }
       }
@@ -70,8 +70,8 @@ public final class DegradedReadBenchmark {
       names.add(p.policy());
       names.add(p.baseline());
     }
-    List<ErasureCodingPolicy> policies = Demo.distinctByName(names);
-    int dataNodes = Demo.dataNodesFor(policies);
+    List<ErasureCodingPolicy> policies = ShippedPolicies.distinctByName(names);
+    int dataNodes = ShippedPolicies.dataNodesFor(policies);
     Configuration noReconstruction = new Configuration(false);
     noReconstruction.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 3600);
     Map<String, Point> points = new LinkedHashMap<>();

@@ -1,7 +1,7 @@
 package io.ecrepair.bench;
 
-import io.ecrepair.demo.Demo;
-import io.ecrepair.demo.MiniClusterRepairs;
+import io.ecrepair.harness.MiniClusterRepairs;
+import io.ecrepair.harness.ShippedPolicies;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,8 +94,8 @@ public final class ReconstructionBenchmark {
       names.add(p.policy());
       names.add(p.baseline());
     }
-    List<ErasureCodingPolicy> policies = Demo.distinctByName(names);
-    int dataNodes = Demo.dataNodesFor(policies);
+    List<ErasureCodingPolicy> policies = ShippedPolicies.distinctByName(names);
+    int dataNodes = ShippedPolicies.dataNodesFor(policies);
     Configuration conf = new Configuration(false);
     conf.setLong(DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_READ_BANDWIDTHPERSEC_KEY, readBandwidth);
     Map<String, Point> points = new LinkedHashMap<>();

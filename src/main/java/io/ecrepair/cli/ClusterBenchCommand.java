@@ -4,19 +4,18 @@ import io.ecrepair.bench.cluster.ClusterBenchmark;
 import io.ecrepair.bench.cluster.ClusterOptions;
 import io.ecrepair.bench.cluster.ClusterReport;
 import io.ecrepair.bench.cluster.Scenario;
-import io.ecrepair.demo.Demo;
+import io.ecrepair.harness.ShippedPolicies;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "cluster", mixinStandardHelpOptions = true,
     description = {"The repair race on a real multi-process HDFS with shaped links (needs root: network namespaces "
@@ -113,7 +112,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster,
         Scenario.parseList(String.join(",", scenarios)), groups, warmupGroups == null ? groups : warmupGroups,
         !noDegradedRead, !noSingleBlock,
-        policyFile != null ? policyFile.toAbsolutePath() : Demo.defaultPolicyFile(), script(),
+        policyFile != null ? policyFile.toAbsolutePath() : ShippedPolicies.defaultPolicyFile(), script(),
         state != null ? state.toAbsolutePath()
             : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-cluster-" + ProcessHandle.current().pid()),
         timeoutSeconds * 1000L);

@@ -2,9 +2,9 @@ package io.ecrepair.cli;
 
 import io.ecrepair.bench.BarChart;
 import io.ecrepair.bench.DegradedReadBenchmark;
-import io.ecrepair.demo.Demo;
-import io.ecrepair.demo.DegradedReadProbe;
-import io.ecrepair.demo.MiniClusterRepairs;
+import io.ecrepair.harness.DegradedReadProbe;
+import io.ecrepair.harness.MiniClusterRepairs;
+import io.ecrepair.harness.ShippedPolicies;
 import io.ecrepair.layout.Policy;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -16,9 +16,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "degraded-read", mixinStandardHelpOptions = true,
     description = {"Reading a lost internal block on an in-process HDFS: CLAY-10-4, LRC(12,2,2) and BUTTERFLY-6-2 "
@@ -52,7 +52,7 @@ final class DegradedReadBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Demo.requireMiniCluster();
+    ShippedPolicies.requireMiniCluster();
     boolean cellsGiven = spec.commandLine().getParseResult().hasMatchedOption("--cells-per-block");
     PrintWriter err = spec.commandLine().getErr();
     LogFile.divert("bench degraded-read", err);

@@ -1,7 +1,8 @@
 package io.ecrepair.cli;
 
 import io.ecrepair.demo.Demo;
-import io.ecrepair.demo.MiniClusterRepairs;
+import io.ecrepair.harness.MiniClusterRepairs;
+import io.ecrepair.harness.ShippedPolicies;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,9 +14,9 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {"The main job: an in-process HDFS (1 NameNode, n+1 DataNodes) with hadoop-ec-repair's DataNode "
@@ -51,15 +52,15 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Demo.requireMiniCluster();
+    ShippedPolicies.requireMiniCluster();
     List<ErasureCodingPolicy> chosen = new ArrayList<>();
-    List<ErasureCodingPolicy> shipped = Demo.load(policyFile != null ? policyFile : Demo.defaultPolicyFile());
+    List<ErasureCodingPolicy> shipped = ShippedPolicies.load(policyFile != null ? policyFile : ShippedPolicies.defaultPolicyFile());
     if (policies == null) {
       chosen.addAll(shipped);
     } else {
       for (String name : policies) {
         chosen.add(shipped.stream().filter(p -> p.getName().equalsIgnoreCase(name)).findFirst()
-            .orElseGet(() -> Demo.byName(name)));
+            .orElseGet(() -> ShippedPolicies.byName(name)));
       }
     }
     if (timeoutSeconds < 1) {

@@ -2,7 +2,7 @@ package io.ecrepair.cli;
 
 import io.ecrepair.bench.BarChart;
 import io.ecrepair.bench.ReconstructionBenchmark;
-import io.ecrepair.demo.Demo;
+import io.ecrepair.harness.ShippedPolicies;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "reconstruction", mixinStandardHelpOptions = true,
     description = {"NameNode-driven rebuilding of one internal block on an in-process HDFS: CLAY-10-4 and "
@@ -53,7 +53,7 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Demo.requireMiniCluster();
+    ShippedPolicies.requireMiniCluster();
     boolean cellsGiven = spec.commandLine().getParseResult().hasMatchedOption("--cells-per-block");
     boolean warmupGiven = spec.commandLine().getParseResult().hasMatchedOption("--warmup");
     PrintWriter err = spec.commandLine().getErr();

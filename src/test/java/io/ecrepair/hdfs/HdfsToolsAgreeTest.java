@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ecrepair.demo.Demo;
+import io.ecrepair.harness.ShippedPolicies;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -47,11 +47,11 @@ class HdfsToolsAgreeTest {
 
   @Test
   void hdfsToolsAgreeWithEveryShippedPolicy() throws Exception {
-    List<ErasureCodingPolicy> shipped = Demo.load(Demo.defaultPolicyFile());
+    List<ErasureCodingPolicy> shipped = ShippedPolicies.load(ShippedPolicies.defaultPolicyFile());
     Configuration conf = new HdfsConfiguration();
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
     // Six racks: BUTTERFLY-10-2 (n = 12, m = 2) needs n/m of them for -verifyClusterSetup.
-    int dataNodes = Demo.dataNodesFor(shipped);
+    int dataNodes = ShippedPolicies.dataNodesFor(shipped);
     String[] racks = new String[dataNodes];
     for (int i = 0; i < dataNodes; i++) {
       racks[i] = "/rack" + i % 6;

@@ -1,5 +1,6 @@
 package io.ecrepair.bench.cluster;
 
+import io.ecrepair.harness.PatternData;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.LongConsumer;

@@ -1,7 +1,8 @@
 package io.ecrepair.bench.cluster;
 
 import io.ecrepair.bench.cluster.ClusterHandle.Node;
-import io.ecrepair.demo.Demo;
+import io.ecrepair.harness.DegradedReadProbe;
+import io.ecrepair.harness.ShippedPolicies;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ public final class ClusterBenchmark {
         throw new IllegalArgumentException("--warmup-groups must be between 0 and 1000");
       }
       for (Scenario s : scenarios) {
-        ErasureCodingPolicy p = Demo.byName(s.policy());
+        ErasureCodingPolicy p = ShippedPolicies.byName(s.policy());
         if (cluster.blockSize() % p.getCellSize() != 0) {
           throw new IllegalArgumentException("--block-size " + cluster.blockSize() + " is not a multiple of "
               + s.policy() + "'s cell size " + p.getCellSize());
@@ -211,12 +212,12 @@ public final class ClusterBenchmark {
    * file entry would be.
    */
   private void addPolicies(DistributedFileSystem fs) throws IOException {
-    List<ErasureCodingPolicy> policies = new java.util.ArrayList<>(Demo.load(settings.policyFile().toAbsolutePath()));
+    List<ErasureCodingPolicy> policies = new java.util.ArrayList<>(ShippedPolicies.load(settings.policyFile().toAbsolutePath()));
     progress.accept("adding " + policies.size() + " policies from " + settings.policyFile().toAbsolutePath());
     for (Scenario s : settings.scenarios()) {
       if (policies.stream().noneMatch(p -> p.getName().equals(s.policy()))) {
         progress.accept("adding " + s.policy() + " (not in the policy file)");
-        policies.add(Demo.byName(s.policy()));
+        policies.add(ShippedPolicies.byName(s.policy()));
       }
     }
     fs.addErasureCodingPolicies(policies.toArray(new ErasureCodingPolicy[0]));

@@ -3,6 +3,8 @@ package io.ecrepair.bench.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ecrepair.bench.cluster.ClusterHandle.Node;
+import io.ecrepair.harness.DegradedReadProbe;
+import io.ecrepair.harness.PatternData;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;

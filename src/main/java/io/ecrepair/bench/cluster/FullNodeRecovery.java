@@ -1,6 +1,7 @@
 package io.ecrepair.bench.cluster;
 
 import io.ecrepair.bench.cluster.ClusterHandle.Node;
+import io.ecrepair.harness.PatternData;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

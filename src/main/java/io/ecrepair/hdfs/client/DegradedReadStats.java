@@ -22,6 +22,9 @@ public final class DegradedReadStats {
   private final LongAdder rowsRebuilt = new LongAdder();
   private final LongAdder helperFailures = new LongAdder();
   private final LongAdder nanos = new LongAdder();
+  /** In a stream's stats: whether it rebuilt a cell yet; in the total: streams that did. */
+  private final java.util.concurrent.atomic.AtomicBoolean degraded = new java.util.concurrent.atomic.AtomicBoolean();
+  private final LongAdder degradedStreams = new LongAdder();
 
   private DegradedReadStats(DegradedReadStats parent) {
     this.parent = parent;
@@ -65,6 +68,9 @@ public final class DegradedReadStats {
     rowsRebuilt.increment();
     if (parent != null) {
       parent.rebuilt(cells);
+      if (degraded.compareAndSet(false, true)) {
+        parent.degradedStreams.increment();
+      }
     }
   }
 
@@ -91,6 +97,11 @@ public final class DegradedReadStats {
   /** Cell rows whose lost cells were rebuilt. */
   public long rowsRebuilt() {
     return rowsRebuilt.sum();
+  }
+
+  /** Of the total: streams that rebuilt at least one cell. */
+  public long degradedStreams() {
+    return degradedStreams.sum();
   }
 
   public long helperFailures() {

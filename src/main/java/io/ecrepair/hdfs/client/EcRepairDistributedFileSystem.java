@@ -8,9 +8,9 @@ import org.apache.hadoop.fs.GlobalStorageStatistics;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathHandle;
 import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.DFSOpsCountStatistics.OpType;
 import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
 import org.apache.hadoop.hdfs.DFSUtilClient;
-import org.apache.hadoop.hdfs.DFSOpsCountStatistics.OpType;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.EcRepairStripedInputStream;
 import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
@@ -28,6 +28,12 @@ import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
  */
 public class EcRepairDistributedFileSystem extends DistributedFileSystem {
   private boolean verifyChecksum = true;
+
+  @Override
+  public void initialize(java.net.URI uri, org.apache.hadoop.conf.Configuration conf) throws IOException {
+    super.initialize(uri, conf);
+    ClientMetrics.register(conf);
+  }
 
   @Override
   public void setVerifyChecksum(boolean verifyChecksum) {

@@ -2,12 +2,12 @@ package io.ecrepair.bench.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.ecrepair.demo.Demo;
+import io.ecrepair.harness.ShippedPolicies;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.fs.StorageType;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.junit.jupiter.api.Test;
@@ -17,11 +17,11 @@ class FullNodeRecoveryTest {
 
   @Test
   void theoryFollowsWhatWasLostAndWhoRebuiltIt() {
-    var lrc = Demo.byName("LRC-L2-12-4-1024k");
+    var lrc = ShippedPolicies.byName("LRC-L2-12-4-1024k");
     List<int[]> lost = List.of(new int[] {0, 3}, new int[] {1, 15});
     assertEquals(9.0, FullNodeRecovery.theory(lrc, lost, new DataNodeJmx.Tasks(2, 2)), 1e-9, "(6 + 12) / 2");
     assertEquals(12.0, FullNodeRecovery.theory(lrc, lost, new DataNodeJmx.Tasks(2, 0)), 1e-9, "stock reads k");
-    var rs = Demo.byName("RS-10-4-1024k");
+    var rs = ShippedPolicies.byName("RS-10-4-1024k");
     assertEquals(10.0, FullNodeRecovery.theory(rs, List.of(new int[] {0, 0}), new DataNodeJmx.Tasks(1, 0)), 1e-9);
   }
 

@@ -1,6 +1,5 @@
 package io.ecrepair.hdfs.client;
 
-import io.ecrepair.hdfs.RepairCatalog;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.RepairableCode;
+import io.ecrepair.harness.MiniHdfs;
+import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.layout.StripedLayout;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -165,7 +166,7 @@ class DegradedReadTest {
     Path rsFile = new Path("/rs/f");
     cases.add(new Case(rs, rsFile, c.write(rsFile, rs, 7 << 20, 1 << 20, seed++), false));
     Path replicated = new Path("/replicated/f");
-    byte[] data = DegradedCluster.random(3 << 20, seed);
+    byte[] data = MiniHdfs.randomBytes(3 << 20, seed);
     c.fs.mkdirs(replicated.getParent());
     // Five DataNodes are stopped over the test, and the NameNode does not re-replicate in time:
     // six replicas keep one alive whichever five go.

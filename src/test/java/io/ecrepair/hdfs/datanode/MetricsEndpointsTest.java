@@ -1,7 +1,9 @@
 package io.ecrepair.hdfs.datanode;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ecrepair.hdfs.client.ClientMetrics;
 import io.ecrepair.hdfs.task.ReconstructionMetrics;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
@@ -14,7 +16,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -33,7 +34,9 @@ class MetricsEndpointsTest {
 
   @Test
   void everyDocumentedMetricIsOnJmxAndPrometheus() throws Exception {
-    List<String> documented = documentedMetrics();
+    List<String> documented = documentedMetrics("| DataNode metric |");
+    List<String> client = documentedMetrics("| client metric |");
+    assertTrue(client.size() >= 7, "the README's client metrics table: " + client);
     assertTrue(documented.size() >= 12, "the README's metrics table: " + documented);
     Configuration conf = new HdfsConfiguration();
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, tmp.resolve("dfs").toFile()).numDataNodes(0).build();
@@ -68,16 +71,40 @@ class MetricsEndpointsTest {
       for (String published : new ReconstructionMetrics("x").snapshot().keySet()) {
         assertTrue(documented.contains(published), published + " is published but not in the README's table");
       }
+
+      // The client's metrics: a client FileSystem in this JVM (whose metrics system runs) publishes them.
+      Configuration clientConf = new Configuration(cluster.getConfiguration(0));
+      clientConf.set("fs.hdfs.impl", io.ecrepair.hdfs.client.EcRepairDistributedFileSystem.class.getName());
+      clientConf.setBoolean("fs.hdfs.impl.disable.cache", true);
+      try (org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.newInstance(cluster.getURI(),
+          clientConf)) {
+        assertTrue(fs instanceof io.ecrepair.hdfs.client.EcRepairDistributedFileSystem, fs.getClass().getName());
+        String clientJmx = get(http + "/jmx?qry=Hadoop:service=*,name=" + ClientMetrics.SOURCE);
+        for (String m : client) {
+          assertTrue(clientJmx.contains("\"" + m + "\""), m + " on JMX: " + clientJmx);
+        }
+        Jmx.eventually("every documented client metric on /prom", () -> {
+          String prom = get(http + "/prom");
+          for (String m : client) {
+            String name = "ec_repair_degraded_reads_" + snake(m);
+            if (!prom.contains("\n" + name + "{") && !prom.startsWith(name + "{")) {
+              return name + " missing";
+            }
+          }
+          return null;
+        });
+        assertEquals(client, List.copyOf(ClientMetrics.snapshot().keySet()), "published = documented");
+      }
     } finally {
       cluster.shutdown();
     }
   }
 
-  /** The metric names in the first column of the README's plugin metrics table. */
-  private static List<String> documentedMetrics() throws Exception {
+  /** The metric names in the first column of the README's metrics table whose header starts so. */
+  private static List<String> documentedMetrics(String header) throws Exception {
     String readme = Files.readString(Path.of("README.md"));
-    int start = readme.indexOf("| DataNode metric |");
-    assertTrue(start >= 0, "the README has a DataNode metrics table");
+    int start = readme.indexOf(header);
+    assertTrue(start >= 0, "the README has a table " + header);
     List<String> names = new ArrayList<>();
     Pattern row = Pattern.compile("^\\| `([A-Za-z]+)` \\|");
     for (String line : readme.substring(start).split("\n")) {

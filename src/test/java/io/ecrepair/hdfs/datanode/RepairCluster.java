@@ -3,14 +3,12 @@ package io.ecrepair.hdfs.datanode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ecrepair.hdfs.StripedGroups;
+import io.ecrepair.harness.MiniHdfs;
 import io.ecrepair.hdfs.agent.ReadFaults;
-import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,9 +18,7 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -32,8 +28,6 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.hdfs.util.StripedBlockUtil;
-import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.io.erasurecode.ECSchema;
 
 /**
@@ -42,6 +36,7 @@ import org.apache.hadoop.io.erasurecode.ECSchema;
  * reconstruction and checks every rebuilt internal block byte for byte.
  */
 public final class RepairCluster implements AutoCloseable {
+  public final MiniHdfs hdfs;
   public final MiniDFSCluster cluster;
   public final DistributedFileSystem fs;
   public final ErasureCodingPolicy policy;
@@ -57,76 +52,13 @@ public final class RepairCluster implements AutoCloseable {
                 Configuration extra) throws IOException {
     Configuration testDefaults = new Configuration(false);
     testDefaults.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 10);
-    Configuration conf = io.ecrepair.demo.MiniClusterRepairs.pluginConf(testDefaults, extra);
-    this.conf = conf;
-    MiniDFSCluster.Builder builder = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes);
-    int agentOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
-    if (agentOffset > 0) {
-      // Agents listen on the transfer port + offset: give each DataNode a transfer port whose partner is free.
-      builder.checkDataNodeAddrConfig(true).dataNodeConfOverlays(agentPorts(dataNodes, agentOffset));
-    }
-    this.cluster = builder.build();
-    this.cluster.waitActive();
-    if (agentOffset > 0) {
-      for (DataNode dn : cluster.getDataNodes()) {
-        assertTrue(EcRepairDataNodePlugin.agentPort(dn) == dn.getXferPort() + agentOffset, "repair agent up on " + dn);
-      }
-    }
-    this.fs = cluster.getFileSystem();
+    this.hdfs = new MiniHdfs(dir, dataNodes, MiniHdfs.pluginConf(testDefaults, extra), x -> { });
+    this.conf = hdfs.conf();
+    this.cluster = hdfs.cluster();
+    this.fs = hdfs.fileSystem();
     this.blockSize = (long) cellSize * cellsPerBlock;
-    ErasureCodingPolicy p = new ErasureCodingPolicy(new ECSchema(codec, k, m), cellSize);
-    fs.addErasureCodingPolicies(new ErasureCodingPolicy[] {p}); // a no-op for a system policy
-    fs.enableErasureCodingPolicy(p.getName());
-    this.policy = lookup(p.getName());
-    Path dir0 = new Path("/ec");
-    fs.mkdirs(dir0);
-    fs.setErasureCodingPolicy(dir0, policy.getName());
-  }
-
-  /**
-   * Per DataNode: a free transfer port P with P + offset free too, both below the system's
-   * ephemeral range (where no other socket of the test lands by chance), the other ports
-   * picked by the system.
-   */
-  private static Configuration[] agentPorts(int dataNodes, int offset) throws IOException {
-    int low = 32768;
-    try {
-      low = Integer.parseInt(java.nio.file.Files.readString(java.nio.file.Path.of(
-          "/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
-    } catch (IOException | RuntimeException e) {
-      // not Linux: assume the IANA default range
-    }
-    int top = Math.max(2048, Math.min(low, 65536) - offset - 1);
-    Random random = new Random();
-    Configuration[] overlays = new Configuration[dataNodes];
-    Set<Integer> taken = new HashSet<>();
-    for (int i = 0; i < dataNodes; i++) {
-      int port;
-      do {
-        port = 1024 + random.nextInt(top - 1024);
-      } while (taken.contains(port) || taken.contains(port + offset) || !free(port) || !free(port + offset));
-      taken.add(port);
-      taken.add(port + offset);
-      Configuration c = new Configuration(false);
-      c.set(DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY, "127.0.0.1:" + port);
-      c.set(DFSConfigKeys.DFS_DATANODE_HTTP_ADDRESS_KEY, "127.0.0.1:0");
-      c.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, "127.0.0.1:0");
-      overlays[i] = c;
-    }
-    return overlays;
-  }
-
-  private static boolean free(int port) {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private ErasureCodingPolicy lookup(String name) throws IOException {
-    return fs.getAllErasureCodingPolicies().stream().map(i -> i.getPolicy()).filter(x -> x.getName().equals(name))
-        .findFirst().orElseThrow();
+    this.policy = hdfs.enable(new ErasureCodingPolicy(new ECSchema(codec, k, m), cellSize));
+    hdfs.directory("/ec", policy);
   }
 
   int k() {
@@ -142,12 +74,9 @@ public final class RepairCluster implements AutoCloseable {
     byte[] data = new byte[length];
     new Random(seed).nextBytes(data);
     Path file = new Path("/ec/" + name);
-    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 4096, (short) 1, blockSize,
-        null)) {
-      out.write(data);
-    }
+    hdfs.write(file, blockSize, data);
     files.put(file, data);
-    List<LocatedBlock> groups = awaitReported(file);
+    List<LocatedBlock> groups = hdfs.awaitReported(file, policy, 30_000);
     for (int g = 0; g < groups.size(); g++) {
       LocatedStripedBlock group = (LocatedStripedBlock) groups.get(g);
       for (int j = 0; j < group.getBlockIndices().length; j++) {
@@ -158,39 +87,13 @@ public final class RepairCluster implements AutoCloseable {
     return file;
   }
 
-  /** The file's groups once the NameNode knows every internal block (block reports arrive after close). */
-  private List<LocatedBlock> awaitReported(Path file) throws IOException {
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (true) {
-      List<LocatedBlock> groups = groups(file);
-      boolean all = true;
-      for (LocatedBlock b : groups) {
-        if (!missingIndices((LocatedStripedBlock) b, Set.of()).isEmpty()) {
-          all = false;
-        }
-      }
-      if (all) {
-        return groups;
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("the NameNode did not learn every internal block of " + file);
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException(e);
-      }
-    }
-  }
-
   public List<LocatedBlock> groups(Path file) throws IOException {
-    return StripedGroups.of(fs, file);
+    return hdfs.groups(file);
   }
 
   /** The DataNode holding internal block {@code index} of group {@code g} of {@code file}. */
   public DatanodeInfo holder(Path file, int g, int index) throws IOException {
-    return StripedGroups.holder(fs, file, g, index);
+    return hdfs.holder(file, g, index);
   }
 
   /** Adds DataNodes (with the plugin) to host rebuilt blocks. */
@@ -207,21 +110,8 @@ public final class RepairCluster implements AutoCloseable {
    * stop a helper in the middle of a repair; a loss under test goes through {@link #lose}.
    */
   public void stop(DatanodeInfo... nodes) throws IOException {
-    List<DataNode> dead = new ArrayList<>();
-    for (DatanodeInfo node : nodes) {
-      dead.add(dataNode(node));
-      cluster.stopDataNode(node.getXferAddr());
-      stopped.add(node);
-    }
-    org.apache.hadoop.hdfs.server.namenode.FSNamesystem ns = cluster.getNamesystem();
-    ns.writeLock();
-    try {
-      for (DataNode dn : dead) {
-        cluster.setDataNodeDead(dn.getDatanodeId());
-      }
-    } finally {
-      ns.writeUnlock();
-    }
+    hdfs.stop(nodes);
+    stopped.addAll(List.of(nodes));
   }
 
   /**
@@ -354,35 +244,13 @@ public final class RepairCluster implements AutoCloseable {
     for (Path file : files.keySet()) {
       List<LocatedBlock> groups = groups(file);
       for (int g = 0; g < groups.size(); g++) {
-        Set<Integer> missing = missingIndices((LocatedStripedBlock) groups.get(g), stoppedPorts);
+        Set<Integer> missing = MiniHdfs.missingIndices((LocatedStripedBlock) groups.get(g), policy, stoppedPorts);
         if (!missing.isEmpty()) {
           out.append(out.length() == 0 ? "" : ", ").append(file).append('/').append(g).append(": ").append(missing);
         }
       }
     }
     return out.toString();
-  }
-
-  /**
-   * The internal blocks a group should have (its data blocks holding bytes, and every parity)
-   * with no location off the stopped nodes. Counted by index: a block listed twice (a stale
-   * replica beside a rebuilt one) does not stand in for another.
-   */
-  private Set<Integer> missingIndices(LocatedStripedBlock group, Set<Integer> stoppedPorts) {
-    int dataBlocks = (int) Math.min(k(), (group.getBlockSize() + cell() - 1) / cell());
-    Set<Integer> missing = new java.util.TreeSet<>();
-    for (int i = 0; i < dataBlocks; i++) {
-      missing.add(i);
-    }
-    for (int i = 0; i < policy.getNumParityUnits(); i++) {
-      missing.add(k() + i);
-    }
-    for (int j = 0; j < group.getBlockIndices().length; j++) {
-      if (!stoppedPorts.contains(group.getLocations()[j].getXferPort())) {
-        missing.remove((int) group.getBlockIndices()[j]);
-      }
-    }
-    return missing;
   }
 
   /**
@@ -489,32 +357,20 @@ public final class RepairCluster implements AutoCloseable {
   }
 
   public ExtendedBlock internal(LocatedStripedBlock group, int index) {
-    return StripedBlockUtil.constructInternalBlock(group.getBlock(), cell(), k(), index);
+    return MiniHdfs.internal(group, index, policy);
   }
 
   public DataNode dataNode(DatanodeInfo info) {
-    for (DataNode dn : cluster.getDataNodes()) {
-      if (dn.getXferPort() == info.getXferPort()) {
-        return dn;
-      }
-    }
-    throw new AssertionError("no running DataNode " + info);
+    return hdfs.dataNode(info);
   }
 
   /** A replica's bytes as its DataNode stores them. */
   public byte[] replica(DatanodeInfo holder, ExtendedBlock block) throws IOException {
-    DataNode dn = dataNode(holder);
-    ExtendedBlock stored = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
-        dn.getFSDataset().getLength(block), block.getGenerationStamp());
-    byte[] bytes = new byte[(int) stored.getNumBytes()];
-    try (InputStream in = dn.getFSDataset().getBlockInputStream(stored, 0)) {
-      IOUtils.readFully(in, bytes, 0, bytes.length);
-    }
-    return bytes;
+    return hdfs.replica(holder, block);
   }
 
   @Override
   public void close() {
-    cluster.shutdown();
+    hdfs.close();
   }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ecrepair.hdfs.StripedGroups;
+import io.ecrepair.harness.MiniHdfs;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -194,7 +194,7 @@ class SpreadRepairPlacementTest {
       throws Exception {
     long deadline = System.currentTimeMillis() + 30_000;
     while (true) {
-      List<LocatedBlock> groups = StripedGroups.of(fs, file);
+      List<LocatedBlock> groups = MiniHdfs.groups(fs, file);
       if (groups.stream().allMatch(b -> b.getLocations().length == K + M)) {
         for (LocatedBlock b : groups) {
           LocatedStripedBlock group = (LocatedStripedBlock) b;
@@ -234,7 +234,7 @@ class SpreadRepairPlacementTest {
       throws Exception {
     long deadline = System.currentTimeMillis() + timeoutMs;
     while (true) {
-      List<LocatedBlock> groups = StripedGroups.of(fs, file);
+      List<LocatedBlock> groups = MiniHdfs.groups(fs, file);
       Map<String, Integer> on = new HashMap<>();
       int found = 0;
       for (Map.Entry<Integer, Integer> lost : lostIndex.entrySet()) {

@@ -1,4 +1,4 @@
-package io.ecrepair.bench.cluster;
+package io.ecrepair.harness;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,16 +1,11 @@
-package io.ecrepair.demo;
+package io.ecrepair.harness;
 
-import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
 import io.ecrepair.hdfs.admin.ClusterStatus;
 import io.ecrepair.hdfs.admin.StripeVerifier;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,31 +15,22 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
-import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.util.StripedBlockUtil;
-import org.apache.hadoop.io.IOUtils;
 
 /**
- * An in-process HDFS (MiniDFSCluster) with hadoop-ec-repair's DataNode plugin on every
- * DataNode, for {@code ec-repair demo} and {@code bench reconstruction}: write a file under a
- * policy, stop the DataNode holding one of its internal blocks, let the NameNode drive the
+ * The runs {@code ec-repair demo} and the in-process benchmarks make on a {@link MiniHdfs}
+ * (reconstruction with its timing defaults): write a file under a policy, stop the DataNode holding one of its internal blocks, let the NameNode drive the
  * reconstruction, check every rebuilt block byte for byte and read the file back, then bring
  * the DataNode back (empty of the file) for the next policy.
  */
@@ -89,34 +75,12 @@ public final class MiniClusterRepairs implements AutoCloseable {
     }
   }
 
-  private final Path baseDir;
+  private final MiniHdfs hdfs;
   private final Configuration conf;
   private final MiniDFSCluster cluster;
   private final DistributedFileSystem fs;
   private final Consumer<String> progress;
   private boolean degradedReads;
-
-  /**
-   * The configuration of an in-process HDFS with the ec-repair DataNode plugin, whose
-   * NameNode notices losses and schedules reconstruction within seconds. Later arguments win.
-   */
-  public static Configuration pluginConf(Configuration... settings) {
-    Configuration c = new HdfsConfiguration();
-    c.set(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, EcRepairDataNodePlugin.class.getName());
-    c.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
-    c.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-    c.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 1);
-    c.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY, 32);
-    c.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY, 64);
-    for (Configuration s : settings) {
-      if (s != null) {
-        for (Map.Entry<String, String> e : s) {
-          c.set(e.getKey(), e.getValue());
-        }
-      }
-    }
-    return c;
-  }
 
   /**
    * Starts the cluster.
@@ -125,24 +89,13 @@ public final class MiniClusterRepairs implements AutoCloseable {
    */
   public MiniClusterRepairs(int dataNodes, Configuration extra, Consumer<String> progress) throws IOException {
     this.progress = progress;
-    this.baseDir = Files.createTempDirectory("ec-repair-minicluster");
     Configuration defaults = new Configuration(false);
     defaults.setBoolean(DataNodeKeys.TIME_STOCK_TASKS_KEY, true);
     defaults.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 20);
-    Configuration c = pluginConf(defaults, extra);
-    this.conf = c;
-    progress.accept("starting an in-process HDFS: 1 NameNode, " + dataNodes + " DataNodes with the ec-repair plugin");
-    boolean ok = false;
-    try {
-      this.cluster = new MiniDFSCluster.Builder(c, baseDir.resolve("dfs").toFile()).numDataNodes(dataNodes).build();
-      cluster.waitActive();
-      this.fs = cluster.getFileSystem();
-      ok = true;
-    } finally {
-      if (!ok) {
-        deleteTree(baseDir);
-      }
-    }
+    this.hdfs = new MiniHdfs(null, dataNodes, MiniHdfs.pluginConf(defaults, extra), progress);
+    this.conf = hdfs.conf();
+    this.cluster = hdfs.cluster();
+    this.fs = hdfs.fileSystem();
   }
 
   /** Also read the lost block through the client FileSystem, before and right after its DataNode stops. */
@@ -151,28 +104,13 @@ public final class MiniClusterRepairs implements AutoCloseable {
     return this;
   }
 
-  public DistributedFileSystem fileSystem() {
-    return fs;
-  }
-
-  public MiniDFSCluster cluster() {
-    return cluster;
+  public MiniHdfs hdfs() {
+    return hdfs;
   }
 
   /** Adds (when not a system policy) and enables the policy; returns HDFS's copy of it. */
   public ErasureCodingPolicy enable(ErasureCodingPolicy policy) throws IOException {
-    fs.addErasureCodingPolicies(new ErasureCodingPolicy[] {policy});
-    ErasureCodingPolicy known = null;
-    for (ErasureCodingPolicyInfo info : fs.getAllErasureCodingPolicies()) {
-      if (info.getPolicy().getName().equals(policy.getName())) {
-        known = info.getPolicy();
-      }
-    }
-    if (known == null) {
-      throw new IllegalArgumentException("HDFS did not accept policy " + policy.getName());
-    }
-    fs.enableErasureCodingPolicy(known.getName());
-    return known;
+    return hdfs.enable(policy);
   }
 
   /**
@@ -214,7 +152,6 @@ public final class MiniClusterRepairs implements AutoCloseable {
       }
     }
     ReconstructionLog.clear();
-    DataNode dn = dataNode(victim);
     DegradedReadProbe probe = new DegradedReadProbe(conf, fs.getUri(), false);
     Map<Integer, Integer> lostData = new HashMap<>(); // group -> the data block the stopped DataNode held
     for (String key : lost) {
@@ -229,11 +166,10 @@ public final class MiniClusterRepairs implements AutoCloseable {
         + lost + "); " + (probeReads ? "reading its data blocks degraded, then " : "")
         + "waiting for the NameNode-driven reconstruction");
     List<DegradedRead> reads = new ArrayList<>();
-    MiniDFSCluster.DataNodeProperties[] stoppedRef = new MiniDFSCluster.DataNodeProperties[1];
+    List<MiniDFSCluster.DataNodeProperties> stoppedRef = new ArrayList<>();
     DatanodeInfo gone = victim;
     DegradedReadProbe.AfterOpen stop = in -> {
-      stoppedRef[0] = cluster.stopDataNode(gone.getXferAddr());
-      cluster.setDataNodeDead(dn.getDatanodeId());
+      stoppedRef.addAll(hdfs.stop(gone));
       // The NameNode's reconstruction may finish within a second; a stream opened before the stop
       // keeps the locations it opened with, and learns of the death as a stream does from its first
       // failed connection (HDFS's own stream, for RS, finds out by itself).
@@ -247,7 +183,6 @@ public final class MiniClusterRepairs implements AutoCloseable {
     } else {
       stop.run(null);
     }
-    MiniDFSCluster.DataNodeProperties stopped = stoppedRef[0];
     try {
       if (probeReads) {
         reads.add(new DegradedRead(describe(lostData), io.ecrepair.hdfs.client.ClientPolicies.owns(policy)
@@ -279,7 +214,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
           equal.merge(g + "/" + index, Arrays.equals(original.get(g + "/" + index), bytes), Boolean::logicalAnd);
         }
       }
-      boolean fileOk = readBack(file, data);
+      boolean fileOk = hdfs.readsBack(file, data);
       List<Repair> repairs = new ArrayList<>();
       for (TaskReport r : ReconstructionLog.reports()) {
         Integer g = groupOf.get(r.blockGroupId());
@@ -299,8 +234,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
     } finally {
       fs.delete(file.getParent(), true);
       progress.accept(policy.getName() + ": restarting DataNode " + victim.getXferAddr());
-      cluster.restartDataNode(stopped, true);
-      cluster.waitActive();
+      hdfs.restart(stoppedRef);
     }
   }
 
@@ -320,10 +254,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
     org.apache.hadoop.fs.Path top = new org.apache.hadoop.fs.Path("/operator");
     List<org.apache.hadoop.fs.Path> files = new ArrayList<>();
     for (ErasureCodingPolicy p : enabled) {
-      org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(top, p.getName());
-      fs.mkdirs(dir);
-      fs.setErasureCodingPolicy(dir, p.getName());
-      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "file");
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(hdfs.directory(top + "/" + p.getName(), p), "file");
       write(file, p, p.getCellSize(), (long) p.getCellSize() * p.getNumDataUnits(), seed++);
       awaitReported(file, p, 60_000);
       files.add(file);
@@ -338,9 +269,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
     }
     progress.accept("operator's view: stopping DataNode " + victim.getXferAddr() + " (reconstruction is off), "
         + "then ec-repair status and verify of " + top);
-    DataNode dn = dataNode(victim);
-    cluster.stopDataNode(victim.getXferAddr());
-    cluster.setDataNodeDead(dn.getDatanodeId());
+    hdfs.stop(victim);
     Configuration client = fs.getConf();
     ClusterStatus.Report status = new ClusterStatus(fs, client).scan(top);
     StripeVerifier verifier = new StripeVerifier(fs, client);
@@ -378,17 +307,14 @@ public final class MiniClusterRepairs implements AutoCloseable {
         + victim.getXferAddr() + " stopped" + (stockClient ? " (HDFS's own client)" : ""));
     Map<Integer, Integer> block = Map.of(0, lostIndex);
     DegradedReadProbe.Result healthy = probe.readBlocks(file, policy, blockSize, data, block);
-    DataNode dn = dataNode(victim);
-    MiniDFSCluster.DataNodeProperties stopped = cluster.stopDataNode(victim.getXferAddr());
-    cluster.setDataNodeDead(dn.getDatanodeId());
+    List<MiniDFSCluster.DataNodeProperties> stopped = hdfs.stop(victim);
     try {
       DegradedReadProbe.Result degraded = probe.readBlocks(file, policy, blockSize, data, block);
       return new DegradedRead(describe(block), io.ecrepair.hdfs.client.ClientPolicies.owns(policy) && !stockClient
           ? "ec-repair" : "hdfs", healthy, degraded);
     } finally {
       fs.delete(file.getParent(), true);
-      cluster.restartDataNode(stopped, true);
-      cluster.waitActive();
+      hdfs.restart(stopped);
     }
   }
 
@@ -431,110 +357,34 @@ public final class MiniClusterRepairs implements AutoCloseable {
   }
 
   private List<LocatedBlock> awaitReported(org.apache.hadoop.fs.Path file, ErasureCodingPolicy policy, long timeoutMs)
-      throws Exception {
-    long deadline = System.currentTimeMillis() + timeoutMs;
-    int k = policy.getNumDataUnits();
-    while (true) {
-      List<LocatedBlock> groups = fs.getClient().getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE)
-          .getLocatedBlocks();
-      boolean all = true;
-      for (LocatedBlock b : groups) {
-        int dataBlocks = (int) Math.min(k, (b.getBlockSize() + policy.getCellSize() - 1) / policy.getCellSize());
-        all &= ((LocatedStripedBlock) b).getBlockIndices().length >= dataBlocks + policy.getNumParityUnits();
-      }
-      if (all) {
-        return groups;
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new IOException("the NameNode did not learn every internal block of " + file);
-      }
-      Thread.sleep(100);
-    }
+      throws IOException {
+    return hdfs.awaitReported(file, policy, timeoutMs);
   }
 
   /** The demo's file of {@code policy}, in a directory set to that policy. */
   private org.apache.hadoop.fs.Path fileUnder(ErasureCodingPolicy policy) throws IOException {
-    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/" + policy.getName());
-    fs.mkdirs(dir);
-    fs.setErasureCodingPolicy(dir, policy.getName());
-    return new org.apache.hadoop.fs.Path(dir, "file");
+    return new org.apache.hadoop.fs.Path(hdfs.directory("/" + policy.getName(), policy), "file");
   }
 
   /** Writes {@code fileLength} seeded random bytes with {@code blockSize}; returns them. */
   private byte[] write(org.apache.hadoop.fs.Path file, ErasureCodingPolicy policy, long blockSize, long fileLength,
                        long seed) throws IOException {
     progress.accept(policy.getName() + ": writing " + fileLength + " bytes");
-    byte[] data = randomBytes((int) fileLength, seed);
-    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 64 * 1024, (short) 1,
-        blockSize, null)) {
-      out.write(data);
-    }
+    byte[] data = MiniHdfs.randomBytes((int) fileLength, seed);
+    hdfs.write(file, blockSize, data);
     return data;
-  }
-
-  private boolean readBack(org.apache.hadoop.fs.Path file, byte[] data) throws IOException {
-    byte[] back = new byte[data.length];
-    try (FSDataInputStream in = fs.open(file)) {
-      in.readFully(0, back);
-    }
-    return Arrays.equals(data, back);
   }
 
   private static ExtendedBlock internal(LocatedStripedBlock group, int index, ErasureCodingPolicy policy) {
-    return StripedBlockUtil.constructInternalBlock(group.getBlock(), policy.getCellSize(), policy.getNumDataUnits(),
-        index);
-  }
-
-  private DataNode dataNode(DatanodeInfo info) {
-    for (DataNode dn : cluster.getDataNodes()) {
-      if (dn.getXferPort() == info.getXferPort()) {
-        return dn;
-      }
-    }
-    throw new IllegalStateException("no running DataNode " + info);
+    return MiniHdfs.internal(group, index, policy);
   }
 
   private byte[] replica(DatanodeInfo holder, ExtendedBlock block) throws IOException {
-    DataNode dn = dataNode(holder);
-    ExtendedBlock stored = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
-        dn.getFSDataset().getLength(block), block.getGenerationStamp());
-    byte[] bytes = new byte[(int) stored.getNumBytes()];
-    try (InputStream in = dn.getFSDataset().getBlockInputStream(stored, 0)) {
-      IOUtils.readFully(in, bytes, 0, bytes.length);
-    }
-    return bytes;
-  }
-
-  static byte[] randomBytes(int length, long seed) {
-    byte[] data = new byte[length];
-    ByteBuffer b = ByteBuffer.wrap(data);
-    SplittableRandom r = new SplittableRandom(seed);
-    while (b.remaining() >= 8) {
-      b.putLong(r.nextLong());
-    }
-    while (b.hasRemaining()) {
-      b.put((byte) r.nextInt());
-    }
-    return data;
+    return hdfs.replica(holder, block);
   }
 
   @Override
   public void close() {
-    try {
-      cluster.shutdown();
-    } finally {
-      deleteTree(baseDir);
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-    } catch (IOException e) {
-      // best effort: a temporary directory
-    }
+    hdfs.close();
   }
 }

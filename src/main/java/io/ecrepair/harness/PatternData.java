@@ -1,4 +1,4 @@
-package io.ecrepair.bench.cluster;
+package io.ecrepair.harness;
 
 import java.util.SplittableRandom;
 
