@@ -15,10 +15,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "convert", mixinStandardHelpOptions = true,
     description = {"Rewrite the files under PATH with another erasure coding policy (or 'replication'), safely: each file "
@@ -32,9 +31,6 @@ final class ConvertCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Parameters(paramLabel = "PATH", description = "A file or directory on HDFS.")
-  String path;
-
   @Option(names = "--policy", required = true, description = "An enabled policy of the cluster (hdfs ec -listPolicies), "
       + "or 'replication'.")
   String policy;
@@ -47,9 +43,11 @@ final class ConvertCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Configuration conf = cluster.configuration();
-    Path p = new Path(path);
-    DistributedFileSystem fs = ErasureCodedFiles.fileSystem(p, conf);
+    ClusterOptions.Target target = cluster.open();
+    Configuration conf = target.conf();
+    Path p = target.path();
+    DistributedFileSystem fs = target.fs();
+    String path = target.name();
     List<FileStatus> files = ErasureCodedFiles.under(fs, p);
     PolicyConverter converter = new PolicyConverter(fs, conf, policy);
     long total = 0;

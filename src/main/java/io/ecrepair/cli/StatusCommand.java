@@ -1,7 +1,6 @@
 package io.ecrepair.cli;
 
 import io.ecrepair.hdfs.admin.ClusterStatus;
-import io.ecrepair.hdfs.admin.ErasureCodedFiles;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -13,10 +12,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = {"Show the erasure-coded block groups under PATH on a live cluster: policy, internal blocks with their "
@@ -30,9 +28,6 @@ final class StatusCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Parameters(paramLabel = "PATH", description = "A file or directory on HDFS.")
-  String path;
-
   @Option(names = "--blocks", description = "List every internal block of every group (default: of groups that need repair).")
   boolean allBlocks;
 
@@ -44,9 +39,11 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Configuration conf = cluster.configuration();
-    Path p = new Path(path);
-    DistributedFileSystem fs = ErasureCodedFiles.fileSystem(p, conf);
+    ClusterOptions.Target target = cluster.open();
+    Configuration conf = target.conf();
+    Path p = target.path();
+    DistributedFileSystem fs = target.fs();
+    String path = target.name();
     ClusterStatus.Report report = new ClusterStatus(fs, conf).scan(p);
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled) {

@@ -16,10 +16,9 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
     description = {"Re-encode every cell row of the erasure-coded files under PATH from their data blocks and compare "
@@ -32,9 +31,6 @@ final class VerifyCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Parameters(paramLabel = "PATH", description = "A file or directory on HDFS.")
-  String path;
-
   @Option(names = "--all", description = "List every block group (default: those not OK).")
   boolean all;
 
@@ -46,9 +42,11 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Configuration conf = cluster.configuration();
-    Path p = new Path(path);
-    DistributedFileSystem fs = ErasureCodedFiles.fileSystem(p, conf);
+    ClusterOptions.Target target = cluster.open();
+    Configuration conf = target.conf();
+    Path p = target.path();
+    DistributedFileSystem fs = target.fs();
+    String path = target.name();
     List<FileStatus> files = ErasureCodedFiles.under(fs, p).stream().filter(FileStatus::isErasureCoded).toList();
     // Progress counts every internal block's bytes, data and parity.
     long[] stored = new long[files.size()];

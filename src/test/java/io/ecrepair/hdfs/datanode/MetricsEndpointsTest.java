@@ -57,16 +57,7 @@ class MetricsEndpointsTest {
       for (String m : documented) {
         assertTrue(jmx.contains("\"" + m + "\""), m + " on JMX: " + jmx);
       }
-      Jmx.eventually("every documented metric on /prom", () -> {
-        String prom = get(http + "/prom");
-        for (String m : documented) {
-          String name = "ec_repair_reconstruction_" + snake(m);
-          if (!prom.contains("\n" + name + "{") && !prom.startsWith(name + "{")) {
-            return name + " missing";
-          }
-        }
-        return null;
-      });
+      awaitOnPrometheus(http, "ec_repair_reconstruction_", documented);
       // And nothing undocumented: every counter the source publishes is in the table.
       for (String published : new ReconstructionMetrics("x").snapshot().keySet()) {
         assertTrue(documented.contains(published), published + " is published but not in the README's table");
@@ -83,16 +74,7 @@ class MetricsEndpointsTest {
         for (String m : client) {
           assertTrue(clientJmx.contains("\"" + m + "\""), m + " on JMX: " + clientJmx);
         }
-        Jmx.eventually("every documented client metric on /prom", () -> {
-          String prom = get(http + "/prom");
-          for (String m : client) {
-            String name = "ec_repair_degraded_reads_" + snake(m);
-            if (!prom.contains("\n" + name + "{") && !prom.startsWith(name + "{")) {
-              return name + " missing";
-            }
-          }
-          return null;
-        });
+        awaitOnPrometheus(http, "ec_repair_degraded_reads_", client);
         assertEquals(client, List.copyOf(ClientMetrics.snapshot().keySet()), "published = documented");
       }
     } finally {
@@ -117,6 +99,20 @@ class MetricsEndpointsTest {
       }
     }
     return names;
+  }
+
+  /** Waits until {@code /prom} lists every metric, named {@code prefix} + its name in snake case. */
+  private static void awaitOnPrometheus(String http, String prefix, List<String> metrics) throws Exception {
+    Jmx.eventually("every documented " + prefix + " metric on /prom", () -> {
+      String prom = get(http + "/prom");
+      for (String m : metrics) {
+        String name = prefix + snake(m);
+        if (!prom.contains("\n" + name + "{") && !prom.startsWith(name + "{")) {
+          return name + " missing";
+        }
+      }
+      return null;
+    });
   }
 
   /** Prometheus's names: CamelCase words joined by underscores, lower case. */
