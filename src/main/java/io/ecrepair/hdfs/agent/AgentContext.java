@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 
 /**
@@ -47,4 +48,10 @@ public interface AgentContext {
 
   /** The distributed repairs this DataNode takes part in, coordinator or helper. */
   PlanSessions sessions();
+
+  /**
+   * Tells the NameNode that {@code holder}'s replica of {@code block} failed its stored
+   * checksums, as HDFS's own readers do (it then rebuilds that replica), and counts it.
+   */
+  void reportCorrupt(ExtendedBlock block, DatanodeInfo holder);
 }

@@ -5,6 +5,7 @@ import io.ecrepair.hdfs.transfer.RangeListener;
 import io.ecrepair.hdfs.transfer.RangeSource;
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.util.DataChecksum;
@@ -19,10 +20,14 @@ final class LocalRangeSource implements RangeSource {
   private final DatanodeInfo self;
   private final ExtendedBlock block;
   private final RangeListener listener;
+  private final java.util.function.Consumer<ExtendedBlock> onCorrupt;
   private volatile DataChecksum checksum;
   private volatile boolean closed;
 
-  LocalRangeSource(LocalRangeServer files, DatanodeInfo self, ExtendedBlock block, RangeListener listener) {
+  /** {@code onCorrupt} hears of the replica when its bytes fail their stored checksums. */
+  LocalRangeSource(LocalRangeServer files, DatanodeInfo self, ExtendedBlock block, RangeListener listener,
+                   java.util.function.Consumer<ExtendedBlock> onCorrupt) {
+    this.onCorrupt = onCorrupt;
     this.files = files;
     this.self = self;
     this.block = block;
@@ -36,21 +41,26 @@ final class LocalRangeSource implements RangeSource {
     }
     String name = "the local replica of " + block;
     RangeDelivery delivery = new RangeDelivery(ranges, sink, listener, name);
-    files.read(block, ranges, new LocalRangeServer.Chunks() {
-      @Override
-      public void begin(DataChecksum cs) {
-        checksum = cs;
-      }
-
-      @Override
-      public void chunks(long offset, byte[] bytes, int len, byte[] sums, int sumLen)
-          throws IOException, InterruptedException {
-        if (closed) {
-          throw new IOException("reading " + name + ": closed");
+    try {
+      files.read(block, ranges, new LocalRangeServer.Chunks() {
+        @Override
+        public void begin(DataChecksum cs) {
+          checksum = cs;
         }
-        delivery.piece(checksum, offset, bytes, len, sums, sumLen);
-      }
-    });
+
+        @Override
+        public void chunks(long offset, byte[] bytes, int len, byte[] sums, int sumLen)
+            throws IOException, InterruptedException {
+          if (closed) {
+            throw new IOException("reading " + name + ": closed");
+          }
+          delivery.piece(checksum, offset, bytes, len, sums, sumLen);
+        }
+      });
+    } catch (ChecksumException e) {
+      onCorrupt.accept(block);
+      throw e;
+    }
     delivery.finish();
   }
 

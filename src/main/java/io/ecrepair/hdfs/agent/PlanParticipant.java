@@ -10,8 +10,8 @@ import java.net.Socket;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,7 +66,8 @@ final class PlanParticipant {
           ctx.readPool());
       DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(dn.getDatanodeId()).build();
       long[] read = {0};
-      LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes);
+      LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes,
+          corrupt -> ctx.reportCorrupt(corrupt, self));
       leaves = new LeafRows(local, req.part().leafSubchunks(), req.part().alpha(), geometry, req.cellSize(),
           req.readLimit(), ctx.stallMillis(), ctx.buffers()).start(ctx.readPool());
       runner = new PartRunner(req.part(), ctx.coder(), geometry.pieceBytes(), ctx.buffers());

@@ -44,6 +44,7 @@ public final class ClientMetrics implements MetricsSource {
       {"BytesFetched", "bytes degraded reads fetched from helpers"},
       {"BytesReturned", "bytes degraded reads returned to callers"},
       {"HelperFailures", "helpers that failed during a degraded read (the read went on without them)"},
+      {"CorruptReplicasReported", "helper replicas whose bytes failed their stored checksums, reported to the NameNode"},
       {"TimeMillis", "time spent in degraded reads, milliseconds"}};
 
   private ClientMetrics() {}
@@ -68,7 +69,7 @@ public final class ClientMetrics implements MetricsSource {
   public static Map<String, Long> snapshot() {
     DegradedReadStats t = DegradedReadStats.total();
     long[] values = {t.degradedStreams(), t.rowsRebuilt(), t.cellsRebuilt(), t.bytesFetched(), t.bytesReturned(),
-        t.helperFailures(), Math.round(t.seconds() * 1000)};
+        t.helperFailures(), t.corruptReplicasReported(), Math.round(t.seconds() * 1000)};
     Map<String, Long> out = new LinkedHashMap<>();
     for (int i = 0; i < METRICS.length; i++) {
       out.put(METRICS[i][0], values[i]);

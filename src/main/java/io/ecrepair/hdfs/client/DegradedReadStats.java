@@ -25,6 +25,7 @@ public final class DegradedReadStats {
   /** In a stream's stats: whether it rebuilt a cell yet; in the total: streams that did. */
   private final java.util.concurrent.atomic.AtomicBoolean degraded = new java.util.concurrent.atomic.AtomicBoolean();
   private final LongAdder degradedStreams = new LongAdder();
+  private final LongAdder corruptReported = new LongAdder();
 
   private DegradedReadStats(DegradedReadStats parent) {
     this.parent = parent;
@@ -72,6 +73,18 @@ public final class DegradedReadStats {
         parent.degradedStreams.increment();
       }
     }
+  }
+
+  void corruptReported() {
+    corruptReported.increment();
+    if (parent != null) {
+      parent.corruptReported();
+    }
+  }
+
+  /** Helper replicas that failed their checksums, reported to the NameNode. */
+  public long corruptReplicasReported() {
+    return corruptReported.sum();
   }
 
   void helperFailed() {

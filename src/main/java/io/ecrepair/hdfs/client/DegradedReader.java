@@ -1,13 +1,14 @@
 package io.ecrepair.hdfs.client;
 
-import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.exec.RowLoop;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
+import io.ecrepair.hdfs.transfer.ChecksumFailures;
 import io.ecrepair.hdfs.transfer.RangeListener;
 import io.ecrepair.layout.StripedLayout;
 import java.io.IOException;
@@ -141,6 +142,9 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
         }
         LOG.warn("ec-repair: reading internal block {} of {} from {} failed ({}); going on without that DataNode",
             f.unit, stream.path(), f.node, f.cause.toString());
+        if (ChecksumFailures.in(f.cause)) {
+          reportCorrupt(units.located(f.unit), f.node);
+        }
         stream.markDead(f.node);
         if (attempt > 2 * n) {
           throw f.cause;
@@ -471,6 +475,22 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   }
 
   /** A unit's DataNode failed while the row was read. */
+  /** Tells the NameNode that {@code node}'s replica failed its stored checksums, as HDFS's own readers do. */
+  private void reportCorrupt(LocatedBlock internal, DatanodeInfo node) {
+    if (internal == null) {
+      return;
+    }
+    try {
+      LocatedBlock replica = new LocatedBlock(internal.getBlock(), new DatanodeInfo[] {node});
+      stream.client().reportBadBlocks(new LocatedBlock[] {replica});
+      stats.corruptReported();
+      LOG.warn("ec-repair: reported {} on {} to the NameNode: its bytes fail their stored checksums",
+          internal.getBlock(), node);
+    } catch (IOException e) {
+      LOG.warn("ec-repair: cannot report the corrupt replica of {} on {}: {}", internal.getBlock(), node, e.toString());
+    }
+  }
+
   private static final class HelperFailure extends IOException {
     final int unit;
     final DatanodeInfo node;

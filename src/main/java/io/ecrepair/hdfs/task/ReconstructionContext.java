@@ -6,6 +6,7 @@ import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.hdfs.agent.AgentContext;
 import io.ecrepair.hdfs.agent.PlanPartRequest;
 import io.ecrepair.hdfs.agent.PlanSessions;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.util.DataChecksum;
 
@@ -23,6 +25,7 @@ import org.apache.hadoop.util.DataChecksum;
  * the settings read from it, the helper-read threads, the cell buffers and the metrics.
  */
 public final class ReconstructionContext implements AgentContext {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReconstructionContext.class);
   private final DataNode datanode;
   private final Configuration conf;
   private final String name;
@@ -116,6 +119,22 @@ public final class ReconstructionContext implements AgentContext {
 
   public ReconstructionMetrics metrics() {
     return metrics;
+  }
+
+  @Override
+  public void reportCorrupt(ExtendedBlock block, DatanodeInfo holder) {
+    try {
+      if (holder.getDatanodeUuid() != null && holder.getDatanodeUuid().equals(datanode.getDatanodeUuid())) {
+        datanode.reportBadBlocks(block);
+      } else {
+        datanode.reportRemoteBadBlock(holder, block);
+      }
+      metrics.corruptReplicaReported();
+      LOG.warn("ec-repair: reported {} on {} to the NameNode: its bytes fail their stored checksums", block, holder);
+    } catch (IOException e) {
+      LOG.warn("ec-repair: cannot report the corrupt replica of {} on {} to the NameNode: {}", block, holder,
+          e.toString());
+    }
   }
 
   @Override

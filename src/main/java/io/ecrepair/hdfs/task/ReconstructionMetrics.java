@@ -35,10 +35,14 @@ public final class ReconstructionMetrics implements MetricsSource {
       "tasks that ran a parallel plan across the helpers' agents",
       "parallel tasks finished by reading the helpers"};
 
+  /** Not per codec: an agent reading its own replica for another DataNode's repair does not know the codec. */
+  private static final String CORRUPT_REPORTED = "CorruptReplicasReported";
+
   private final String sourceName;
   private final String datanode;
   private final Map<String, LongAdder[]> byCodec = new ConcurrentHashMap<>();
   private final LongAdder[] total = counters();
+  private final LongAdder corruptReported = new LongAdder();
   private volatile boolean hookInstalled;
   private volatile long tasksBeforeHook;
 
@@ -101,9 +105,15 @@ public final class ReconstructionMetrics implements MetricsSource {
     }
   }
 
+  /** A helper's replica (or this DataNode's own, read for a distributed repair) failed its checksums and was reported. */
+  public void corruptReplicaReported() {
+    corruptReported.increment();
+  }
+
   /** Counter values by name (total and by codec), as JMX shows them. */
   public Map<String, Long> snapshot() {
     Map<String, Long> m = new TreeMap<>();
+    m.put(CORRUPT_REPORTED, corruptReported.sum());
     for (int i = 0; i < NAMES.length; i++) {
       m.put(NAMES[i], total[i].sum());
     }
@@ -129,6 +139,9 @@ public final class ReconstructionMetrics implements MetricsSource {
 
   /** The meaning of a counter; a per-codec one (TasksClay) is its total's, for that codec. */
   private static String meaning(String name) {
+    if (name.equals(CORRUPT_REPORTED)) {
+      return "replicas whose bytes failed their stored checksums, reported to the NameNode";
+    }
     for (int i = 0; i < NAMES.length; i++) {
       if (name.equals(NAMES[i])) {
         return MEANINGS[i];

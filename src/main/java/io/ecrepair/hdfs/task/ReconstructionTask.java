@@ -12,6 +12,7 @@ import io.ecrepair.hdfs.agent.AgentRangeReader;
 import io.ecrepair.hdfs.agent.DataNodeConnector;
 import io.ecrepair.hdfs.agent.ReadFaults;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
+import io.ecrepair.hdfs.transfer.ChecksumFailures;
 import io.ecrepair.hdfs.transfer.FallbackRangeSource;
 import io.ecrepair.hdfs.transfer.RangeListener;
 import io.ecrepair.hdfs.transfer.RangeSource;
@@ -253,6 +254,9 @@ public final class ReconstructionTask implements Runnable {
           DatanodeInfo gone = d.pollFirst();
           if (d.isEmpty()) {
             sources.remove(f.unit);
+          }
+          if (ChecksumFailures.in(f)) {
+            ctx.reportCorrupt(StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, k, f.unit), gone);
           }
           replacements++;
           LOG.warn("ec-repair: helper {} (internal block {}) failed at row {} of {}: {}; going on without it",
