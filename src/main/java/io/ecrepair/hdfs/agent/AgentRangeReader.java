@@ -3,6 +3,7 @@ package io.ecrepair.hdfs.agent;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.RangeListener;
 import io.ecrepair.hdfs.transfer.RangeSource;
+import io.ecrepair.hdfs.transfer.WireChecksums;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -72,10 +73,7 @@ public final class AgentRangeReader implements RangeSource {
         throw new IOException("reading " + name + ": " + (status == RangeRequest.ERROR ? in.readUTF()
             : "unexpected answer " + status));
       }
-      DataChecksum cs = DataChecksum.newDataChecksum(DataChecksum.Type.valueOf(in.readByte()), in.readInt());
-      if (cs == null || cs.getBytesPerChecksum() <= 0) {
-        throw new IOException("reading " + name + ": bad checksum in the answer");
-      }
+      DataChecksum cs = WireChecksums.of(in.readByte(), in.readInt(), "reading " + name);
       checksum = cs;
       receive(in, cs, ranges, sink, name);
     } finally {

@@ -139,8 +139,7 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
     if (block.getNumBytes() < 0) {
       throw new IOException("negative block length");
     }
-    Token<BlockTokenIdentifier> token = new Token<>();
-    token.readFields(in);
+    Token<BlockTokenIdentifier> token = WireTokens.read(in);
     long readLimit = in.readLong();
     int cell = in.readInt();
     int sub = in.readInt();

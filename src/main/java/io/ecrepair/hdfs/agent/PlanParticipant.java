@@ -89,7 +89,7 @@ final class PlanParticipant {
       session.cancel(e.toString());
       try {
         out.writeInt(PlanPartRequest.ERROR);
-        out.writeUTF(String.valueOf(e.getMessage()));
+        out.writeUTF(RepairAgent.publicReason(e, name + " failed"));
         out.flush();
       } catch (IOException ignored) {
         // the coordinator is gone

@@ -69,8 +69,7 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
     ExtendedBlock block = new ExtendedBlock(in.readUTF(), in.readLong(), 0, 0);
     block.setGenerationStamp(in.readLong());
     block.setNumBytes(in.readLong());
-    Token<BlockTokenIdentifier> token = new Token<>();
-    token.readFields(in);
+    Token<BlockTokenIdentifier> token = WireTokens.read(in);
     int count = in.readInt();
     if (count < 1 || count > MAX_RANGES) {
       throw new IOException("a range request has 1.." + MAX_RANGES + " ranges, not " + count);

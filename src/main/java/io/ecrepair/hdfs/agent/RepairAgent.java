@@ -1,7 +1,5 @@
 package io.ecrepair.hdfs.agent;
 
-import io.ecrepair.hdfs.transfer.BlockRangeReader;
-import io.ecrepair.hdfs.transfer.RangeListener;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -12,21 +10,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.io.IOUtils;
@@ -57,6 +47,7 @@ public final class RepairAgent implements Closeable {
   private final LocalRangeServer ranges;
   private final PlanParticipant participant;
   private final LongAdder partsServed = new LongAdder();
+  private final AtomicInteger serving = new AtomicInteger();
   private volatile boolean closed;
 
   private RepairAgent(AgentContext ctx, ServerSocket server) {
@@ -121,6 +112,11 @@ public final class RepairAgent implements Closeable {
     return rangeRequestsServed.sum();
   }
 
+  /** Connections being served right now. */
+  public int connectionsServing() {
+    return serving.get();
+  }
+
   private void acceptLoop() {
     while (!closed) {
       try {
@@ -142,6 +138,7 @@ public final class RepairAgent implements Closeable {
   }
 
   private void serve(Socket s) {
+    serving.incrementAndGet();
     try {
       s.setTcpNoDelay(true);
       s.setSoTimeout((int) ctx.stallMillis());
@@ -191,8 +188,12 @@ public final class RepairAgent implements Closeable {
       partsServed.increment();
     } catch (IOException e) {
       LOG.debug("ec-repair: repair agent connection from {} ended: {}", s.getRemoteSocketAddress(), e.toString());
+    } catch (RuntimeException e) {
+      LOG.warn("ec-repair: repair agent on {} dropped a request from {}: {}", ctx.name(), s.getRemoteSocketAddress(),
+          e.toString());
     } finally {
       IOUtils.closeSocket(s);
+      serving.decrementAndGet();
     }
   }
 
@@ -223,17 +224,30 @@ public final class RepairAgent implements Closeable {
     } catch (Exception e) {
       LOG.warn("ec-repair: repair agent on {} could not serve ranges of {}: {}", ctx.name(), req.block(), e.toString());
       out.writeInt(RangeRequest.ERROR);
-      out.writeUTF(String.valueOf(e.getMessage()));
+      out.writeUTF(publicReason(e, "could not serve ranges of " + req.block()));
       out.flush();
     }
+  }
+
+  /**
+   * What a requester is told when its request fails: what failed and the kind of error, not the
+   * DataNode's own message (paths, addresses, internals), which goes to its log.
+   */
+  static String publicReason(Throwable e, String what) {
+    return what + " (" + e.getClass().getSimpleName() + "; the DataNode's log has the details)";
   }
 
   /** Before an agent reads or connects anywhere: the request must carry a valid token for our block. */
   private void checkReadAccess(org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, ExtendedBlock block)
       throws IOException {
     if (checkTokens) {
-      ctx.datanode().getBlockPoolTokenSecretManager().checkAccess(token, null, block,
-          BlockTokenIdentifier.AccessMode.READ);
+      TokenShape.check(token.getIdentifier());
+      try {
+        ctx.datanode().getBlockPoolTokenSecretManager().checkAccess(token, null, block,
+            BlockTokenIdentifier.AccessMode.READ);
+      } catch (RuntimeException e) { // Hadoop's decoder on a malformed token (an unknown enum name, block pool)
+        throw new IOException("a malformed block token: " + e.getMessage(), e);
+      }
     }
   }
 

@@ -129,6 +129,12 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     return p == null || p.ctx == null ? 0 : p.ctx.sessions().size();
   }
 
+  /** Connections this DataNode's agent is serving right now (0 without an agent). */
+  public static int connectionsServing(DataNode dn) {
+    EcRepairDataNodePlugin p = ACTIVE.get(dn);
+    return p == null || p.agent == null ? 0 : p.agent.connectionsServing();
+  }
+
   /** Range requests (helper reads of central repairs) this DataNode's agent served (0 without an agent). */
   public static long rangeRequestsServed(DataNode dn) {
     EcRepairDataNodePlugin p = ACTIVE.get(dn);

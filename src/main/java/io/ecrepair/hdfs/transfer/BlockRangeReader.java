@@ -5,6 +5,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.net.Peer;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -21,7 +22,6 @@ import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.security.token.Token;
-import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
@@ -166,7 +166,9 @@ public final class BlockRangeReader implements RangeSource {
     BlockOpResponseProto status = BlockOpResponseProto.parseFrom(PBHelperClient.vintPrefixed(in));
     DataTransferProtoUtil.checkBlockOpStatus(status, "reading " + block + " [" + start + ", " + end + ") from " + source);
     ReadOpChecksumInfoProto info = status.getReadOpChecksumInfo();
-    DataChecksum cs = DataTransferProtoUtil.fromProto(info.getChecksum());
+    DataChecksum sent = DataTransferProtoUtil.fromProto(info.getChecksum());
+    DataChecksum cs = WireChecksums.of(sent.getChecksumType().id, sent.getBytesPerChecksum(),
+        "reading " + block + " from " + source);
     long firstChunk = info.getChunkOffset();
     if (firstChunk < 0 || firstChunk > start || firstChunk <= start - cs.getBytesPerChecksum()) {
       throw new IOException("bad first chunk offset " + firstChunk + " for a read at " + start + " of " + block

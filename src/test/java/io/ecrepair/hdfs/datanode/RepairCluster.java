@@ -61,11 +61,11 @@ public final class RepairCluster implements AutoCloseable {
     hdfs.directory("/ec", policy);
   }
 
-  int k() {
+  public int k() {
     return policy.getNumDataUnits();
   }
 
-  int cell() {
+  public int cell() {
     return policy.getCellSize();
   }
 
@@ -140,7 +140,7 @@ public final class RepairCluster implements AutoCloseable {
    * same node forever. Full block reports every 2 s make the NameNode see (and delete) what
    * its incremental reports missed.
    */
-  void awaitHealthy() throws IOException {
+  public void awaitHealthy() throws IOException {
     long deadline = System.currentTimeMillis() + 60_000;
     long nextReport = System.currentTimeMillis() + 2_000;
     // Healthy on three looks in a row: one look can fall between a DataNode dropping a replica and
@@ -310,7 +310,7 @@ public final class RepairCluster implements AutoCloseable {
    * Stops {@code victims} together, waits for the NameNode-driven reconstruction, checks every
    * internal block and file byte for byte; returns the tasks' reports.
    */
-  List<TaskReport> loseAndVerify(DatanodeInfo... victims) throws Exception {
+  public List<TaskReport> loseAndVerify(DatanodeInfo... victims) throws Exception {
     lose(victims);
     awaitReconstruction(120_000);
     org.junit.jupiter.api.Assertions.assertEquals(original.size(), verifyBlocks(),
