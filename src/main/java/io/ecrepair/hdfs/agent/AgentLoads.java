@@ -3,11 +3,16 @@ package io.ecrepair.hdfs.agent;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 
 /**
  * What the helpers' downlinks still have to carry: each helper's repair agent is asked (all at
@@ -25,12 +30,20 @@ public final class AgentLoads {
 
   private AgentLoads() {}
 
-  /** The load of the agent of each unit's first source, in the order of {@code units}. */
-  public static long[] probe(AgentContext ctx, int[] units, Map<Integer, Deque<DatanodeInfo>> sources) {
+  /**
+   * The load of the agent of each unit's first source, in the order of {@code units}; each probe
+   * carries a token for that unit's block ({@code blockOf}), minted by this DataNode as its helper
+   * reads are.
+   */
+  public static long[] probe(AgentContext ctx, int[] units, Map<Integer, Deque<DatanodeInfo>> sources,
+                             IntFunction<ExtendedBlock> blockOf) {
     List<Future<Long>> asked = new ArrayList<>();
     for (int u : units) {
       InetSocketAddress agent = ctx.agentAddress(sources.get(u).peekFirst());
-      asked.add(ctx.readPool().submit(() -> RepairAgent.inboundLoad(agent, PROBE_TIMEOUT_MS)));
+      ExtendedBlock block = blockOf.apply(u);
+      asked.add(ctx.readPool().submit(() -> RepairAgent.inboundLoad(agent, block,
+          ctx.datanode().getBlockAccessToken(block, EnumSet.of(BlockTokenIdentifier.AccessMode.READ),
+              StorageType.EMPTY_ARRAY, new String[0]), PROBE_TIMEOUT_MS)));
     }
     long[] loads = new long[units.length];
     for (int i = 0; i < loads.length; i++) {

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.hdfs.server.datanode.EcRepairDataNodeAccess;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.net.NetUtils;
 import org.slf4j.Logger;
@@ -42,7 +43,6 @@ public final class RepairAgent implements Closeable {
   private final AgentContext ctx;
   private final ServerSocket server;
   private final ExecutorService handlers;
-  private final boolean checkTokens;
   private final LongAdder rangeRequestsServed = new LongAdder();
   private final LocalRangeServer ranges;
   private final PlanParticipant participant;
@@ -55,8 +55,6 @@ public final class RepairAgent implements Closeable {
     this.server = server;
     this.ranges = new LocalRangeServer(ctx.datanode());
     this.participant = new PlanParticipant(ctx, ranges, ctx.inbound());
-    this.checkTokens = ctx.conf().getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
-        DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT);
     AtomicInteger threads = new AtomicInteger();
     this.handlers = new ThreadPoolExecutor(0, 256, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
       Thread t = new Thread(r, "ec-repair-agent-" + ctx.name() + "-" + threads.incrementAndGet());
@@ -150,8 +148,7 @@ public final class RepairAgent implements Closeable {
       try {
         int magic = in.readInt();
         if (magic == PlanPartRequest.LOAD_PROBE) {
-          out.writeLong(ctx.inbound().get());
-          out.flush();
+          answerLoadProbe(in, out);
           return;
         }
         if (magic == PlanFrames.STREAM_MAGIC) {
@@ -240,7 +237,8 @@ public final class RepairAgent implements Closeable {
   /** Before an agent reads or connects anywhere: the request must carry a valid token for our block. */
   private void checkReadAccess(org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, ExtendedBlock block)
       throws IOException {
-    if (checkTokens) {
+    // As the DataNode's own data transfer does: tokens are required when the NameNode's keys say so.
+    if (EcRepairDataNodeAccess.blockTokensEnforced(ctx.datanode())) {
       TokenShape.check(token.getIdentifier());
       try {
         ctx.datanode().getBlockPoolTokenSecretManager().checkAccess(token, null, block,
@@ -252,15 +250,36 @@ public final class RepairAgent implements Closeable {
   }
 
   /**
-   * The bytes the repairs on the DataNode of {@code agent} still expect to receive (its
-   * downlink's backlog), or -1 when it does not answer within {@code timeoutMs}.
+   * A load probe names a block this DataNode holds and carries a token for it, like every other
+   * request: only a holder of a valid token learns the DataNode's backlog.
    */
-  public static long inboundLoad(InetSocketAddress agent, int timeoutMs) {
+  private void answerLoadProbe(DataInputStream in, DataOutputStream out) throws IOException {
+    ExtendedBlock block = new ExtendedBlock(in.readUTF(), in.readLong(), 0, in.readLong());
+    org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token = WireTokens.read(in);
+    checkReadAccess(token, block);
+    if (ctx.datanode().getFSDataset().getStoredBlock(block.getBlockPoolId(), block.getBlockId()) == null) {
+      throw new IOException("a load probe names " + block + ", which this DataNode does not hold");
+    }
+    out.writeLong(ctx.inbound().get());
+    out.flush();
+  }
+
+  /**
+   * The bytes the repairs on the DataNode of {@code agent} still expect to receive (its
+   * downlink's backlog), or -1 when it does not answer within {@code timeoutMs}; {@code block}
+   * is a block of that DataNode, {@code token} a token to read it.
+   */
+  public static long inboundLoad(InetSocketAddress agent, ExtendedBlock block,
+                                 org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, int timeoutMs) {
     try (Socket s = new Socket()) {
       NetUtils.connect(s, agent, timeoutMs);
       s.setSoTimeout(timeoutMs);
-      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
       out.writeInt(PlanPartRequest.LOAD_PROBE);
+      out.writeUTF(block.getBlockPoolId());
+      out.writeLong(block.getBlockId());
+      out.writeLong(block.getGenerationStamp());
+      token.write(out);
       out.flush();
       return new DataInputStream(s.getInputStream()).readLong();
     } catch (IOException e) {

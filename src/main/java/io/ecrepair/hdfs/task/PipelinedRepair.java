@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 
 /**
  * The repair pipelining plan (ECPipe's basic path) of one lost internal block of a scalar code
@@ -44,7 +45,8 @@ final class PipelinedRepair {
    * picks (blocks holding no bytes count among the k for free). Null when no helper holds bytes.
    */
   static Plan plan(ReconstructionContext ctx, CodeSpec spec, int lost, int[] available,
-                   Map<Integer, Deque<DatanodeInfo>> sources, StripedLayout layout, long groupLength, long groupId) {
+                   Map<Integer, Deque<DatanodeInfo>> sources, java.util.function.IntFunction<ExtendedBlock> blockOf,
+                   StripedLayout layout, long groupLength, long groupId) {
     List<Integer> stored = new ArrayList<>();
     List<Integer> zeros = new ArrayList<>();
     for (int u : available) {
@@ -55,7 +57,7 @@ final class PipelinedRepair {
     int need = spec.k() - zeros.size();
     if (anyK && need > 0 && need <= stored.size()) {
       int[] pool = stored.stream().mapToInt(Integer::intValue).toArray();
-      int[] path = Pipelines.leastLoadedPath(pool, AgentLoads.probe(ctx, pool, sources), need, unit, groupId);
+      int[] path = Pipelines.leastLoadedPath(pool, AgentLoads.probe(ctx, pool, sources, blockOf), need, unit, groupId);
       List<Integer> chosen = new ArrayList<>(zeros);
       for (int u : path) {
         chosen.add(u);
@@ -69,7 +71,7 @@ final class PipelinedRepair {
     }
     int[] helpers = coef.keySet().stream().mapToInt(Integer::intValue).toArray();
     checkSources(helpers, sources);
-    int[] path = Pipelines.leastLoadedPath(helpers, AgentLoads.probe(ctx, helpers, sources), helpers.length, unit,
+    int[] path = Pipelines.leastLoadedPath(helpers, AgentLoads.probe(ctx, helpers, sources, blockOf), helpers.length, unit,
         groupId);
     return chain(spec, lost, available, path, sources, layout, groupLength, ctx.pipelineSliceBytes());
   }

@@ -256,7 +256,7 @@ public final class ReconstructionTask implements Runnable {
             sources.remove(f.unit);
           }
           if (ChecksumFailures.in(f)) {
-            ctx.reportCorrupt(StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, k, f.unit), gone);
+            ctx.reportCorrupt(internalBlock(f.unit), gone);
           }
           replacements++;
           LOG.warn("ec-repair: helper {} (internal block {}) failed at row {} of {}: {}; going on without it",
@@ -304,8 +304,8 @@ public final class ReconstructionTask implements Runnable {
     long planStart = System.nanoTime();
     Plan chain;
     try {
-      chain = PipelinedRepair.plan(ctx, spec, lost, available(sources, empty), sources, layout, groupLength,
-          order.blockGroup().getBlockId());
+      chain = PipelinedRepair.plan(ctx, spec, lost, available(sources, empty), sources, this::internalBlock, layout,
+          groupLength, order.blockGroup().getBlockId());
     } catch (UndecodableException | IllegalStateException e) {
       LOG.warn("ec-repair: no repair chain for {}: {}; reading the helpers instead", order, e.getMessage());
       return 0;
@@ -360,7 +360,7 @@ public final class ReconstructionTask implements Runnable {
       int[] receivers = IntStream.range(0, spec.n())
           .filter(u -> Arrays.binarySearch(lostSorted, u) < 0 && candidates.stream().anyMatch(p -> p.traffic().in(u) > 0))
           .toArray();
-      long[] probed = AgentLoads.probe(ctx, receivers, sources);
+      long[] probed = AgentLoads.probe(ctx, receivers, sources, this::internalBlock);
       for (int i = 0; i < receivers.length; i++) {
         backlog[receivers[i]] = probed[i];
       }
@@ -637,6 +637,12 @@ public final class ReconstructionTask implements Runnable {
       }
     }
     return ctx.defaultChecksum();
+  }
+
+  /** Internal block {@code unit} of the task's block group. */
+  private ExtendedBlock internalBlock(int unit) {
+    return StripedBlockUtil.constructInternalBlock(order.blockGroup(), order.policy().getCellSize(),
+        order.policy().getNumDataUnits(), unit);
   }
 
   private static long blockSizeFor(long groupLength, int k, int cellSize) {

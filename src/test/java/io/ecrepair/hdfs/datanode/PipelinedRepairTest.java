@@ -78,12 +78,36 @@ class PipelinedRepairTest {
       assertTrue(chained > 0 && partsServed(c) >= chained, "the agents served the chains' hops");
       assertEquals(chained, chainedTasks(c) - chainedBefore, "ChainedTasks metric");
       // Every agent's inbound backlog went back to zero with its chains, and a load probe says so.
-      for (DataNode dn : c.cluster.getDataNodes()) {
-        assertEquals(0, RepairAgent.inboundLoad(agentOf(dn), 2000), "inbound backlog of " + dn);
+      // A probe carries a token for a block of the probed DataNode, as every agent request does.
+      org.apache.hadoop.hdfs.protocol.LocatedBlock someOther = null;
+      int probed = 0;
+      for (org.apache.hadoop.hdfs.protocol.LocatedBlock b : c.fs.getClient()
+          .getLocatedBlocks(ragged.toString(), 0, Long.MAX_VALUE).getLocatedBlocks()) {
+        org.apache.hadoop.hdfs.protocol.LocatedBlock[] internal = org.apache.hadoop.hdfs.util.StripedBlockUtil
+            .parseStripedBlockGroup((org.apache.hadoop.hdfs.protocol.LocatedStripedBlock) b, CELL, 12, 4);
+        for (org.apache.hadoop.hdfs.protocol.LocatedBlock ib : internal) {
+          if (ib == null) {
+            continue;
+          }
+          DataNode dn = c.dataNode(ib.getLocations()[0]);
+          assertEquals(0, RepairAgent.inboundLoad(agentOf(dn), ib.getBlock(), ib.getBlockToken(), 2000),
+              "inbound backlog of " + dn);
+          probed++;
+          if (someOther != null && someOther.getLocations()[0].getXferPort() != dn.getXferPort()) {
+            // Another DataNode's block and token: refused, the probe gets no answer.
+            assertEquals(-1, RepairAgent.inboundLoad(agentOf(dn), someOther.getBlock(), someOther.getBlockToken(),
+                2000), "a probe with a token for another DataNode's block");
+          }
+          someOther = ib;
+        }
       }
-      DataNode any = c.cluster.getDataNodes().get(0);
+      assertTrue(probed >= 12, "probed the agents of the file's blocks");
+      DataNode any = c.dataNode(someOther.getLocations()[0]);
+      assertEquals(-1, RepairAgent.inboundLoad(agentOf(any), someOther.getBlock(),
+          new org.apache.hadoop.security.token.Token<>(), 2000), "a probe without a token");
       EcRepairDataNodePlugin.stopAgent(any);
-      assertEquals(-1, RepairAgent.inboundLoad(agentOf(any), 2000), "a probe of a stopped agent");
+      assertEquals(-1, RepairAgent.inboundLoad(agentOf(any), someOther.getBlock(), someOther.getBlockToken(), 2000),
+          "a probe of a stopped agent");
     }
   }
 
