@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.security.token.Token;
 
 /**
  * What the helpers' downlinks still have to carry: each helper's repair agent is asked (all at
@@ -41,9 +42,11 @@ public final class AgentLoads {
     for (int u : units) {
       InetSocketAddress agent = ctx.agentAddress(sources.get(u).peekFirst());
       ExtendedBlock block = blockOf.apply(u);
-      asked.add(ctx.readPool().submit(() -> RepairAgent.inboundLoad(agent, block,
-          ctx.datanode().getBlockAccessToken(block, EnumSet.of(BlockTokenIdentifier.AccessMode.READ),
-              StorageType.EMPTY_ARRAY, new String[0]), PROBE_TIMEOUT_MS)));
+      asked.add(ctx.readPool().submit(() -> {
+        Token<BlockTokenIdentifier> token = ctx.datanode().getBlockAccessToken(block,
+            EnumSet.of(BlockTokenIdentifier.AccessMode.READ), StorageType.EMPTY_ARRAY, new String[0]);
+        return RepairAgent.inboundLoad(ctx.datanode(), agent, block, token, PROBE_TIMEOUT_MS);
+      }));
     }
     long[] loads = new long[units.length];
     for (int i = 0; i < loads.length; i++) {

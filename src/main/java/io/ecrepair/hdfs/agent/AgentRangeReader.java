@@ -14,8 +14,9 @@ import java.net.Socket;
 import java.util.List;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.io.IOUtils;
-import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
@@ -54,20 +55,22 @@ public final class AgentRangeReader implements RangeSource {
       return;
     }
     String name = block + " from the repair agent of " + source;
-    Socket s = new Socket();
+    if (closed) {
+      throw new IOException("reader for " + name + " is closed");
+    }
+    Token<BlockTokenIdentifier> token = connector.token(block);
+    AgentChannels.Channel c = AgentChannels.dialer(connector.datanode(), block, token)
+        .dial(agent, connectTimeoutMs, readTimeoutMs, connector.receiveBufferBytes());
+    Socket s = c.socket();
     socket = s;
     try {
       if (closed) {
         throw new IOException("reader for " + name + " is closed");
       }
-      s.setTcpNoDelay(true);
-      DataNodeConnector.limitReceiveWindow(s, connector.receiveBufferBytes());
-      NetUtils.connect(s, agent, connectTimeoutMs);
-      s.setSoTimeout(readTimeoutMs);
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 8 * 1024));
-      new RangeRequest(block, connector.token(block), ranges).write(out);
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 8 * 1024));
+      new RangeRequest(block, token, ranges).write(out);
       out.flush();
-      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 128 * 1024));
+      DataInputStream in = new DataInputStream(new BufferedInputStream(c.in(), 128 * 1024));
       int status = in.readInt();
       if (status != RangeRequest.OK) {
         throw new IOException("reading " + name + ": " + (status == RangeRequest.ERROR ? in.readUTF()

@@ -47,6 +47,10 @@ public final class DataNodeConnector implements BlockConnector {
     return receiveBufferBytes;
   }
 
+  DataNode datanode() {
+    return datanode;
+  }
+
   @Override
   public Token<BlockTokenIdentifier> token(ExtendedBlock block) throws IOException {
     return datanode.getBlockAccessToken(block, EnumSet.of(BlockTokenIdentifier.AccessMode.READ),

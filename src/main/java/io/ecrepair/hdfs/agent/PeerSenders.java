@@ -19,7 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.io.IOUtils;
-import org.apache.hadoop.net.NetUtils;
 
 /**
  * The sending side of one node's part in a distributed repair, as its {@link PartRunner.Outbox}:
@@ -54,8 +53,8 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
    * @param datanode names this DataNode for fault injection
    */
   public PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part,
-              Map<Integer, InetSocketAddress> agents, int connectTimeoutMs, int writeTimeoutMs, long stallMillis,
-              ExecutorService threads) throws IOException {
+              Map<Integer, InetSocketAddress> agents, AgentChannels.Dialer dialer, int connectTimeoutMs,
+              long stallMillis, ExecutorService threads) throws IOException {
     this.name = name;
     this.datanode = datanode;
     this.node = part.node();
@@ -68,16 +67,14 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
         InetSocketAddress to = agents.get(g.peer());
         Stream st = new Stream();
         streams.put(g.peer(), st);
-        Socket s = new Socket();
-        st.socket = s;
+        AgentChannels.Channel c;
         try {
-          s.setTcpNoDelay(true);
-          NetUtils.connect(s, to, connectTimeoutMs);
+          c = dialer.dial(to, connectTimeoutMs, (int) stallMillis, 0);
         } catch (IOException e) {
           throw new IOException(name + " cannot reach the repair agent of node " + g.peer() + " at " + to + ": " + e, e);
         }
-        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(NetUtils.getOutputStream(s,
-            writeTimeoutMs), 128 * 1024));
+        st.socket = c.socket();
+        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 128 * 1024));
         PlanFrames.writeStreamHeader(out, sessionHi, sessionLo, node);
         out.flush();
         st.writer = threads.submit(() -> write(st, out, g.peer()));

@@ -62,7 +62,7 @@ final class PlanParticipant {
       req.peers().forEach((node, p) -> agents.put(node, new InetSocketAddress(p.host(), p.port())));
       DataNode dn = ctx.datanode();
       senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), agents,
-          dn.getDnConf().getSocketTimeout(), dn.getDnConf().getSocketWriteTimeout(), ctx.stallMillis(),
+          AgentChannels.dialer(dn, req.block(), req.token()), dn.getDnConf().getSocketTimeout(), ctx.stallMillis(),
           ctx.readPool());
       DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(dn.getDatanodeId()).build();
       long[] read = {0};

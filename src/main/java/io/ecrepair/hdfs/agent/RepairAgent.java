@@ -19,9 +19,9 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.EcRepairDataNodeAccess;
 import org.apache.hadoop.io.IOUtils;
-import org.apache.hadoop.net.NetUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,9 +34,8 @@ import org.slf4j.LoggerFactory;
  * repairs still expect to receive). Parts and ranges are served only after the request's block
  * access token for this DataNode's block checked out.
  *
- * <p>Off unless {@code ecrepair.datanode.agent.port-offset} is set; it refuses to
- * start where the cluster protects data transfer (SASL or encryption), because its streams are
- * plain TCP.
+ * <p>Off unless {@code ecrepair.datanode.agent.port-offset} is set. Its connections are
+ * protected as the DataNode's own data transfer is ({@link AgentChannels}).
  */
 public final class RepairAgent implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RepairAgent.class);
@@ -63,15 +62,18 @@ public final class RepairAgent implements Closeable {
     });
   }
 
-  /** Why this cluster cannot use the agent (null when it can). */
+  /**
+   * Why this cluster cannot use the agent (null when it can). Agents protect their connections
+   * as the DataNode's data transfer does (SASL, encryption); the one setup they cannot match is a
+   * Kerberos cluster whose DataNodes secure data transfer by listening on privileged ports
+   * instead: an agent cannot bind one after the DataNode dropped root, so it stays off there.
+   */
   public static String unsupportedBecause(org.apache.hadoop.conf.Configuration conf) {
-    if (conf.getBoolean(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, false)) {
-      return DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY + " is on and the agent's streams are not encrypted";
-    }
-    String protection = conf.getTrimmed(DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY, "");
-    if (!protection.isEmpty()) {
-      return DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY + " is " + protection
-          + " and the agent's streams are not SASL-protected";
+    boolean encrypted = conf.getBoolean(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, false);
+    boolean sasl = !conf.getTrimmed(DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY, "").isEmpty();
+    if (org.apache.hadoop.security.UserGroupInformation.isSecurityEnabled() && !encrypted && !sasl) {
+      return "this Kerberos cluster secures data transfer with privileged ports, which a repair agent cannot "
+          + "listen on; set " + DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY + " (SASL) to use the agents";
     }
     return null;
   }
@@ -140,9 +142,10 @@ public final class RepairAgent implements Closeable {
     try {
       s.setTcpNoDelay(true);
       s.setSoTimeout((int) ctx.stallMillis());
-      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 8 * 1024));
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
-          NetUtils.getOutputStream(s, ctx.datanode().getDnConf().getSocketWriteTimeout()), 128 * 1024));
+      // The handshake the DataNode's own data transfer does on this cluster (SASL, encryption, or none).
+      org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair channel = AgentChannels.accept(ctx.datanode(), s);
+      DataInputStream in = new DataInputStream(new BufferedInputStream(channel.in, 8 * 1024));
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel.out, 128 * 1024));
       RangeRequest rangeReq = null;
       PlanPartRequest partReq = null;
       try {
@@ -266,22 +269,20 @@ public final class RepairAgent implements Closeable {
 
   /**
    * The bytes the repairs on the DataNode of {@code agent} still expect to receive (its
-   * downlink's backlog), or -1 when it does not answer within {@code timeoutMs}; {@code block}
-   * is a block of that DataNode, {@code token} a token to read it.
+   * downlink's backlog), asked by DataNode {@code prober}, or -1 when it does not answer within
+   * {@code timeoutMs}; {@code block} is a block of that DataNode, {@code token} a token to read it.
    */
-  public static long inboundLoad(InetSocketAddress agent, ExtendedBlock block,
+  public static long inboundLoad(DataNode prober, InetSocketAddress agent, ExtendedBlock block,
                                  org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, int timeoutMs) {
-    try (Socket s = new Socket()) {
-      NetUtils.connect(s, agent, timeoutMs);
-      s.setSoTimeout(timeoutMs);
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+    try (AgentChannels.Channel c = AgentChannels.dialer(prober, block, token).dial(agent, timeoutMs, timeoutMs, 0)) {
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out()));
       out.writeInt(PlanPartRequest.LOAD_PROBE);
       out.writeUTF(block.getBlockPoolId());
       out.writeLong(block.getBlockId());
       out.writeLong(block.getGenerationStamp());
       token.write(out);
       out.flush();
-      return new DataInputStream(s.getInputStream()).readLong();
+      return new DataInputStream(c.in()).readLong();
     } catch (IOException e) {
       return -1;
     }

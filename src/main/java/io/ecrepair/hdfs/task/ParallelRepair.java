@@ -3,6 +3,7 @@ package io.ecrepair.hdfs.task;
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.exec.PartRunner;
 import io.ecrepair.exec.SliceGeometry;
+import io.ecrepair.hdfs.agent.AgentChannels;
 import io.ecrepair.hdfs.agent.DataNodeConnector;
 import io.ecrepair.hdfs.agent.PeerSenders;
 import io.ecrepair.hdfs.agent.PlanPartRequest;
@@ -15,7 +16,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -24,13 +24,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.hdfs.util.StripedBlockUtil;
-import org.apache.hadoop.io.IOUtils;
-import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.token.Token;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,7 +97,7 @@ final class ParallelRepair {
         agents.put(node, ctx.agentAddress(sources.get(node).peekFirst()));
       }
     }
-    Map<Integer, Socket> controls = new TreeMap<>();
+    Map<Integer, AgentChannels.Channel> controls = new TreeMap<>();
     Map<Integer, CompletableFuture<long[]>> done = new TreeMap<>();
     PeerSenders senders = null;
     PartRunner runner = null;
@@ -114,25 +114,28 @@ final class ParallelRepair {
               groupLength, geometry, agents, alpha == 1 ? longestBlock(layout, groupLength, lost) : Long.MAX_VALUE));
         }
       }
-      for (Map.Entry<Integer, Socket> c : controls.entrySet()) {
-        DataInputStream in = new DataInputStream(c.getValue().getInputStream());
+      for (Map.Entry<Integer, AgentChannels.Channel> c : controls.entrySet()) {
+        DataInputStream in = new DataInputStream(c.getValue().in());
         int status = in.readInt();
         if (status != PlanPartRequest.READY) {
           throw new IOException("node " + c.getKey() + " refused its part: "
               + (status == PlanPartRequest.ERROR ? in.readUTF() : "answer " + status));
         }
       }
-      for (Map.Entry<Integer, Socket> c : controls.entrySet()) {
-        DataOutputStream out = new DataOutputStream(c.getValue().getOutputStream());
+      for (Map.Entry<Integer, AgentChannels.Channel> c : controls.entrySet()) {
+        DataOutputStream out = new DataOutputStream(c.getValue().out());
         out.writeInt(PlanPartRequest.GO);
         out.flush();
-        c.getValue().setSoTimeout(0);
+        c.getValue().socket().setSoTimeout(0);
         int node = c.getKey();
         done.put(node, CompletableFuture.supplyAsync(() -> awaitDone(node, c.getValue(), session), ctx.readPool()));
       }
       if (!mine.outbound().isEmpty()) {
-        senders = new PeerSenders(name, ctx.name(), hi, lo, mine, agents, ctx.datanode().getDnConf().getSocketTimeout(),
-            ctx.datanode().getDnConf().getSocketWriteTimeout(), ctx.stallMillis(), ctx.readPool());
+        ExtendedBlock own = StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, layout.dataUnits(),
+            requestor);
+        senders = new PeerSenders(name, ctx.name(), hi, lo, mine, agents,
+            AgentChannels.dialer(ctx.datanode(), own, connector.token(own)),
+            ctx.datanode().getDnConf().getSocketTimeout(), ctx.stallMillis(), ctx.readPool());
       }
       runner = new PartRunner(mine, ctx.coder(), geometry.pieceBytes(), ctx.buffers());
       // One row buffer per lost block, in the targets' order.
@@ -193,9 +196,7 @@ final class ParallelRepair {
       if (senders != null) {
         senders.close();
       }
-      for (Socket c : controls.values()) {
-        IOUtils.closeSocket(c);
-      }
+      controls.values().forEach(AgentChannels.Channel::close);
       if (runner != null) {
         runner.close(); // only this thread wrote into its buffers
       }
@@ -217,7 +218,7 @@ final class ParallelRepair {
    * @param need the helper's bytes the repair needs are below this block offset: a scalar
    *     code's lost byte j of a row depends on byte j of the helpers' cells alone
    */
-  private Socket sendPart(NodePart part, long hi, long lo, DatanodeInfo source, StripedLayout layout, long groupLength,
+  private AgentChannels.Channel sendPart(NodePart part, long hi, long lo, DatanodeInfo source, StripedLayout layout, long groupLength,
                           SliceGeometry geometry, Map<Integer, InetSocketAddress> agents, long need)
       throws IOException {
     int unit = part.node();
@@ -229,28 +230,30 @@ final class ParallelRepair {
       InetSocketAddress a = agents.get(g.peer());
       peers.put(g.peer(), new PlanPartRequest.Peer(a.getHostString(), a.getPort()));
     }
-    PlanPartRequest req = new PlanPartRequest(hi, lo, block, connector.token(block),
+    Token<BlockTokenIdentifier> token = connector.token(block);
+    PlanPartRequest req = new PlanPartRequest(hi, lo, block, token,
         Math.min(need, block.getNumBytes()), layout.cellSize(),
         geometry.subchunkBytes(), geometry.firstRow(), geometry.rows(), geometry.pieceBytes(), part, peers);
-    Socket s = new Socket();
+    AgentChannels.Channel c = null;
     try {
-      s.setTcpNoDelay(true);
-      NetUtils.connect(s, agents.get(unit), ctx.datanode().getDnConf().getSocketTimeout());
-      s.setSoTimeout((int) ctx.stallMillis());
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 64 * 1024));
+      c = AgentChannels.dialer(ctx.datanode(), block, token).dial(agents.get(unit),
+          ctx.datanode().getDnConf().getSocketTimeout(), (int) ctx.stallMillis(), 0);
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 64 * 1024));
       req.write(out);
       out.flush();
-      return s;
+      return c;
     } catch (IOException e) {
-      IOUtils.closeSocket(s);
+      if (c != null) {
+        c.close();
+      }
       throw new IOException("cannot send node " + unit + " (" + source + ") its part: " + e, e);
     }
   }
 
   /** A helper's closing answer: {bytes in, bytes out, bytes read}; a failure cancels our part at once. */
-  private static long[] awaitDone(int node, Socket control, PlanSession session) {
+  private static long[] awaitDone(int node, AgentChannels.Channel control, PlanSession session) {
     try {
-      DataInputStream in = new DataInputStream(new BufferedInputStream(control.getInputStream(), 1024));
+      DataInputStream in = new DataInputStream(new BufferedInputStream(control.in(), 1024));
       int status = in.readInt();
       if (status == PlanPartRequest.DONE) {
         return new long[] {in.readLong(), in.readLong(), in.readLong()};

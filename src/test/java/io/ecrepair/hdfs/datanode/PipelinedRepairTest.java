@@ -79,6 +79,7 @@ class PipelinedRepairTest {
       assertEquals(chained, chainedTasks(c) - chainedBefore, "ChainedTasks metric");
       // Every agent's inbound backlog went back to zero with its chains, and a load probe says so.
       // A probe carries a token for a block of the probed DataNode, as every agent request does.
+      DataNode prober = c.cluster.getDataNodes().get(c.cluster.getDataNodes().size() - 1);
       org.apache.hadoop.hdfs.protocol.LocatedBlock someOther = null;
       int probed = 0;
       for (org.apache.hadoop.hdfs.protocol.LocatedBlock b : c.fs.getClient()
@@ -90,12 +91,12 @@ class PipelinedRepairTest {
             continue;
           }
           DataNode dn = c.dataNode(ib.getLocations()[0]);
-          assertEquals(0, RepairAgent.inboundLoad(agentOf(dn), ib.getBlock(), ib.getBlockToken(), 2000),
+          assertEquals(0, RepairAgent.inboundLoad(prober, agentOf(dn), ib.getBlock(), ib.getBlockToken(), 2000),
               "inbound backlog of " + dn);
           probed++;
           if (someOther != null && someOther.getLocations()[0].getXferPort() != dn.getXferPort()) {
             // Another DataNode's block and token: refused, the probe gets no answer.
-            assertEquals(-1, RepairAgent.inboundLoad(agentOf(dn), someOther.getBlock(), someOther.getBlockToken(),
+            assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(dn), someOther.getBlock(), someOther.getBlockToken(),
                 2000), "a probe with a token for another DataNode's block");
           }
           someOther = ib;
@@ -103,10 +104,10 @@ class PipelinedRepairTest {
       }
       assertTrue(probed >= 12, "probed the agents of the file's blocks");
       DataNode any = c.dataNode(someOther.getLocations()[0]);
-      assertEquals(-1, RepairAgent.inboundLoad(agentOf(any), someOther.getBlock(),
+      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), someOther.getBlock(),
           new org.apache.hadoop.security.token.Token<>(), 2000), "a probe without a token");
       EcRepairDataNodePlugin.stopAgent(any);
-      assertEquals(-1, RepairAgent.inboundLoad(agentOf(any), someOther.getBlock(), someOther.getBlockToken(), 2000),
+      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), someOther.getBlock(), someOther.getBlockToken(), 2000),
           "a probe of a stopped agent");
     }
   }

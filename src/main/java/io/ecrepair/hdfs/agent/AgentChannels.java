@@ -1,0 +1,92 @@
+package io.ecrepair.hdfs.agent;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import org.apache.hadoop.hdfs.net.BasicInetPeer;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.token.Token;
+
+/**
+ * Connections to and from repair agents, protected exactly as the DataNode's own data transfer
+ * is on this cluster: the same handshake HDFS's DataNodes use between themselves (its
+ * {@code SaslDataTransferClient} and {@code SaslDataTransferServer}), so with
+ * {@code dfs.encrypt.data.transfer} the bytes are encrypted, with
+ * {@code dfs.data.transfer.protection} both ends authenticate with a block token and the bytes
+ * get the configured integrity or privacy, and on a cluster with neither the streams are plain,
+ * as HDFS's are there.
+ */
+public final class AgentChannels {
+  private AgentChannels() {}
+
+  /** One connection to a repair agent, with the streams the handshake gave it. */
+  public record Channel(Socket socket, InputStream in, OutputStream out) implements Closeable {
+    @Override
+    public void close() {
+      IOUtils.closeSocket(socket);
+    }
+  }
+
+  /** Opens connections for one request: {@code block} and {@code token} are what its handshakes use. */
+  public static Dialer dialer(DataNode datanode, ExtendedBlock block, Token<BlockTokenIdentifier> token) {
+    return new Dialer(datanode, block, token);
+  }
+
+  /** Opens connections to repair agents on behalf of one request. */
+  public static final class Dialer {
+    private final DataNode datanode;
+    private final ExtendedBlock block;
+    private final Token<BlockTokenIdentifier> token;
+
+    private Dialer(DataNode datanode, ExtendedBlock block, Token<BlockTokenIdentifier> token) {
+      this.datanode = datanode;
+      this.block = block;
+      this.token = token;
+    }
+
+    /**
+     * Connects to {@code agent} and does the handshake; {@code receiveBufferBytes} (0: the
+     * system's) is set before connecting, the read timeout after.
+     */
+    public Channel dial(InetSocketAddress agent, int connectTimeoutMs, int readTimeoutMs, int receiveBufferBytes)
+        throws IOException {
+      Socket s = new Socket();
+      try {
+        s.setTcpNoDelay(true);
+        if (receiveBufferBytes > 0) {
+          s.setReceiveBufferSize(receiveBufferBytes);
+        }
+        NetUtils.connect(s, agent, connectTimeoutMs);
+        s.setSoTimeout(readTimeoutMs);
+        OutputStream rawOut = NetUtils.getOutputStream(s, datanode.getDnConf().getSocketWriteTimeout());
+        InputStream rawIn = NetUtils.getInputStream(s);
+        // The agent's port stands for the transfer port in the handshake (HDFS skips SASL only for privileged ports).
+        DatanodeID target = new DatanodeID(agent.getAddress().getHostAddress(), agent.getHostString(), "",
+            agent.getPort(), 0, 0, 0);
+        IOStreamPair p = datanode.getSaslClient().socketSend(s, rawOut, rawIn,
+            datanode.getDataEncryptionKeyFactoryForBlock(block), token, target);
+        return new Channel(s, p.in, p.out);
+      } catch (IOException | RuntimeException e) {
+        IOUtils.closeSocket(s);
+        throw e;
+      }
+    }
+  }
+
+  /** The server side of the handshake, on a connection an agent accepted. */
+  static IOStreamPair accept(DataNode datanode, Socket s) throws IOException {
+    OutputStream rawOut = NetUtils.getOutputStream(s, datanode.getDnConf().getSocketWriteTimeout());
+    InputStream rawIn = NetUtils.getInputStream(s);
+    return datanode.getSaslServer().receive(new BasicInetPeer(s), rawOut, rawIn, s.getLocalPort(),
+        datanode.getDatanodeId());
+  }
+}
