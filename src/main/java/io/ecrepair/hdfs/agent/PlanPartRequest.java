@@ -31,7 +31,7 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
   static final int MAGIC = 0x45435050; // "ECPP"
   /** A load probe instead of a request: the agent answers with the bytes its parts still expect to receive. */
   static final int LOAD_PROBE = 0x4543504c; // "ECPL"
-  static final int VERSION = 1;
+  static final int VERSION = 2; // 2: followed by the requester's challenge (AgentProof)
   public static final int READY = 1;
   public static final int GO = 2;
   public static final int DONE = 3;

@@ -24,7 +24,7 @@ import org.apache.hadoop.security.token.Token;
  */
 record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List<long[]> ranges) {
   static final int MAGIC = 0x45435052; // "ECPR"
-  static final int VERSION = 1;
+  static final int VERSION = 2; // 2: followed by the requester's challenge (AgentProof)
   static final int MAX_RANGES = 1 << 20;
   static final int OK = 1;
   static final int END = 0;

@@ -48,6 +48,7 @@ public final class RepairAgent implements Closeable {
   private final LongAdder partsServed = new LongAdder();
   private final AtomicInteger serving = new AtomicInteger();
   private volatile boolean closed;
+  private Thread acceptor;
 
   private RepairAgent(AgentContext ctx, ServerSocket server) {
     this.ctx = ctx;
@@ -94,9 +95,9 @@ public final class RepairAgent implements Closeable {
       throw new IOException("cannot listen on " + address.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
     }
     RepairAgent agent = new RepairAgent(ctx, s);
-    Thread t = new Thread(agent::acceptLoop, "ec-repair-agent-accept-" + ctx.name());
-    t.setDaemon(true);
-    t.start();
+    agent.acceptor = new Thread(agent::acceptLoop, "ec-repair-agent-accept-" + ctx.name());
+    agent.acceptor.setDaemon(true);
+    agent.acceptor.start();
     return agent;
   }
 
@@ -148,6 +149,7 @@ public final class RepairAgent implements Closeable {
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel.out, 128 * 1024));
       RangeRequest rangeReq = null;
       PlanPartRequest partReq = null;
+      byte[] nonce = null;
       try {
         int magic = in.readInt();
         if (magic == PlanPartRequest.LOAD_PROBE) {
@@ -160,8 +162,10 @@ public final class RepairAgent implements Closeable {
         }
         if (magic == PlanPartRequest.MAGIC) {
           partReq = PlanPartRequest.readAfterMagic(in);
+          nonce = AgentProof.readNonce(in);
         } else if (magic == RangeRequest.MAGIC) {
           rangeReq = RangeRequest.readAfterMagic(in);
+          nonce = AgentProof.readNonce(in);
         } else {
           throw new IOException("not a repair agent request (magic " + Integer.toHexString(magic) + ")");
         }
@@ -171,7 +175,7 @@ public final class RepairAgent implements Closeable {
         return;
       }
       if (rangeReq != null) {
-        serveRanges(rangeReq, out);
+        serveRanges(rangeReq, nonce, out);
         return;
       }
       try {
@@ -184,6 +188,7 @@ public final class RepairAgent implements Closeable {
         out.flush();
         return;
       }
+      AgentProof.writeProof(out, AgentProof.prove(ctx.datanode(), partReq.token(), nonce));
       participant.serve(partReq, s, in, out);
       partsServed.increment();
     } catch (IOException e) {
@@ -216,9 +221,10 @@ public final class RepairAgent implements Closeable {
   }
 
   /** A helper's ranges for a repair done elsewhere, from this DataNode's replica. */
-  private void serveRanges(RangeRequest req, DataOutputStream out) throws IOException {
+  private void serveRanges(RangeRequest req, byte[] nonce, DataOutputStream out) throws IOException {
     try {
       checkReadAccess(req.token(), req.block());
+      AgentProof.writeProof(out, AgentProof.prove(ctx.datanode(), req.token(), nonce));
       ranges.serve(req, out);
       rangeRequestsServed.increment();
     } catch (Exception e) {
@@ -259,10 +265,12 @@ public final class RepairAgent implements Closeable {
   private void answerLoadProbe(DataInputStream in, DataOutputStream out) throws IOException {
     ExtendedBlock block = new ExtendedBlock(in.readUTF(), in.readLong(), 0, in.readLong());
     org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token = WireTokens.read(in);
+    byte[] nonce = AgentProof.readNonce(in);
     checkReadAccess(token, block);
     if (ctx.datanode().getFSDataset().getStoredBlock(block.getBlockPoolId(), block.getBlockId()) == null) {
       throw new IOException("a load probe names " + block + ", which this DataNode does not hold");
     }
+    AgentProof.writeProof(out, AgentProof.prove(ctx.datanode(), token, nonce));
     out.writeLong(ctx.inbound().get());
     out.flush();
   }
@@ -281,8 +289,12 @@ public final class RepairAgent implements Closeable {
       out.writeLong(block.getBlockId());
       out.writeLong(block.getGenerationStamp());
       token.write(out);
+      byte[] nonce = AgentProof.nonce();
+      out.write(nonce);
       out.flush();
-      return new DataInputStream(c.in()).readLong();
+      DataInputStream in = new DataInputStream(c.in());
+      AgentProof.expect(in, token, nonce, "the repair agent at " + agent, PlanPartRequest.ERROR);
+      return in.readLong();
     } catch (IOException e) {
       return -1;
     }
@@ -297,5 +309,11 @@ public final class RepairAgent implements Closeable {
       LOG.debug("closing the repair agent's socket: {}", e.toString());
     }
     handlers.shutdownNow();
+    try {
+      // The port is free only once the thread blocked in accept() has left it (deferred close).
+      acceptor.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -98,7 +98,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   }
 
   /** Stops the repair agent on {@code dn}, if any (tests: a helper whose agent is gone). */
-  static void stopAgent(DataNode dn) {
+  public static void stopAgent(DataNode dn) {
     EcRepairDataNodePlugin p = ACTIVE.get(dn);
     if (p != null) {
       synchronized (p) {

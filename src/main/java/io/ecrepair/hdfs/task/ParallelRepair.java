@@ -4,6 +4,7 @@ import io.ecrepair.exec.NodePart;
 import io.ecrepair.exec.PartRunner;
 import io.ecrepair.exec.SliceGeometry;
 import io.ecrepair.hdfs.agent.AgentChannels;
+import io.ecrepair.hdfs.agent.AgentProof;
 import io.ecrepair.hdfs.agent.DataNodeConnector;
 import io.ecrepair.hdfs.agent.PeerSenders;
 import io.ecrepair.hdfs.agent.PlanPartRequest;
@@ -97,7 +98,7 @@ final class ParallelRepair {
         agents.put(node, ctx.agentAddress(sources.get(node).peekFirst()));
       }
     }
-    Map<Integer, AgentChannels.Channel> controls = new TreeMap<>();
+    Map<Integer, SentPart> controls = new TreeMap<>();
     Map<Integer, CompletableFuture<long[]>> done = new TreeMap<>();
     PeerSenders senders = null;
     PartRunner runner = null;
@@ -114,21 +115,24 @@ final class ParallelRepair {
               groupLength, geometry, agents, alpha == 1 ? longestBlock(layout, groupLength, lost) : Long.MAX_VALUE));
         }
       }
-      for (Map.Entry<Integer, AgentChannels.Channel> c : controls.entrySet()) {
-        DataInputStream in = new DataInputStream(c.getValue().in());
+      for (Map.Entry<Integer, SentPart> c : controls.entrySet()) {
+        DataInputStream in = new DataInputStream(c.getValue().channel().in());
+        AgentProof.expect(in, c.getValue().token(), c.getValue().nonce(), "node " + c.getKey() + "'s repair agent",
+            PlanPartRequest.ERROR);
         int status = in.readInt();
         if (status != PlanPartRequest.READY) {
           throw new IOException("node " + c.getKey() + " refused its part: "
               + (status == PlanPartRequest.ERROR ? in.readUTF() : "answer " + status));
         }
       }
-      for (Map.Entry<Integer, AgentChannels.Channel> c : controls.entrySet()) {
-        DataOutputStream out = new DataOutputStream(c.getValue().out());
+      for (Map.Entry<Integer, SentPart> c : controls.entrySet()) {
+        AgentChannels.Channel channel = c.getValue().channel();
+        DataOutputStream out = new DataOutputStream(channel.out());
         out.writeInt(PlanPartRequest.GO);
         out.flush();
-        c.getValue().socket().setSoTimeout(0);
+        channel.socket().setSoTimeout(0);
         int node = c.getKey();
-        done.put(node, CompletableFuture.supplyAsync(() -> awaitDone(node, c.getValue(), session), ctx.readPool()));
+        done.put(node, CompletableFuture.supplyAsync(() -> awaitDone(node, channel, session), ctx.readPool()));
       }
       if (!mine.outbound().isEmpty()) {
         ExtendedBlock own = StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, layout.dataUnits(),
@@ -196,7 +200,7 @@ final class ParallelRepair {
       if (senders != null) {
         senders.close();
       }
-      controls.values().forEach(AgentChannels.Channel::close);
+      controls.values().forEach(p -> p.channel().close());
       if (runner != null) {
         runner.close(); // only this thread wrote into its buffers
       }
@@ -212,13 +216,16 @@ final class ParallelRepair {
     return max;
   }
 
+  /** A part sent to a helper's agent: its control connection, and the token and challenge its proof answers. */
+  private record SentPart(AgentChannels.Channel channel, Token<BlockTokenIdentifier> token, byte[] nonce) {}
+
   /**
    * Opens the control connection to a helper's agent and sends its part.
    *
    * @param need the helper's bytes the repair needs are below this block offset: a scalar
    *     code's lost byte j of a row depends on byte j of the helpers' cells alone
    */
-  private AgentChannels.Channel sendPart(NodePart part, long hi, long lo, DatanodeInfo source, StripedLayout layout, long groupLength,
+  private SentPart sendPart(NodePart part, long hi, long lo, DatanodeInfo source, StripedLayout layout, long groupLength,
                           SliceGeometry geometry, Map<Integer, InetSocketAddress> agents, long need)
       throws IOException {
     int unit = part.node();
@@ -240,8 +247,10 @@ final class ParallelRepair {
           ctx.datanode().getDnConf().getSocketTimeout(), (int) ctx.stallMillis(), 0);
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 64 * 1024));
       req.write(out);
+      byte[] nonce = AgentProof.nonce();
+      out.write(nonce);
       out.flush();
-      return c;
+      return new SentPart(c, token, nonce);
     } catch (IOException e) {
       if (c != null) {
         c.close();

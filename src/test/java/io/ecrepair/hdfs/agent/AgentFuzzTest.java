@@ -179,6 +179,7 @@ class AgentFuzzTest {
         List.of(new long[] {0, 4096}, new long[] {CELL, 8192}));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     req.write(new DataOutputStream(bytes));
+    bytes.write(AgentProof.nonce());
     return bytes.toByteArray();
   }
 
@@ -193,6 +194,7 @@ class AgentFuzzTest {
         internal.getBlockSize(), CELL, sub, 0, 4, sub, part, peers);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     req.write(new DataOutputStream(bytes));
+    bytes.write(AgentProof.nonce());
     return bytes.toByteArray();
   }
 
