@@ -67,20 +67,32 @@ public final class StripedBlockRepairer {
     List<GroupReport> reports = new ArrayList<>();
     long bytesRead = 0;
     long lostBytes = 0;
-    for (int g = 0; g < manifest.groups(); g++) {
-      GroupReport r = repairGroup(dir, manifest, layout, code, g, lost, overwrite);
-      reports.add(r);
-      bytesRead += r.bytesRead();
-      for (int l : lost) {
-        lostBytes += layout.internalBlockLength(layout.groupLength(manifest.fileLength(), g), l);
+    Map<Path, Path> rebuiltFiles = new java.util.LinkedHashMap<>(); // temporary file -> block file
+    try {
+      for (int g = 0; g < manifest.groups(); g++) {
+        GroupReport r = repairGroup(dir, manifest, layout, code, g, lost, overwrite, rebuiltFiles);
+        reports.add(r);
+        bytesRead += r.bytesRead();
+        for (int l : lost) {
+          lostBytes += layout.internalBlockLength(layout.groupLength(manifest.fileLength(), g), l);
+        }
+        progress.accept(g + 1L);
       }
-      progress.accept(g + 1L);
+      // Every group rebuilt and checked: only now does any block file appear.
+      for (Map.Entry<Path, Path> f : rebuiltFiles.entrySet()) {
+        Files.move(f.getKey(), f.getValue(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      }
+    } finally {
+      for (Path t : rebuiltFiles.keySet()) {
+        Files.deleteIfExists(t);
+      }
     }
     return new Result(manifest, lost, reports, bytesRead, lostBytes);
   }
 
+  /** Rebuilds group g's lost blocks into temporary files (added to {@code rebuiltFiles}) and checks their digests. */
   private GroupReport repairGroup(Path dir, Manifest manifest, StripedLayout layout, RepairableCode code, int g,
-                                  int[] lost, boolean overwrite) throws IOException {
+                                  int[] lost, boolean overwrite, Map<Path, Path> rebuiltFiles) throws IOException {
     long groupLength = layout.groupLength(manifest.fileLength(), g);
     Path[] targets = new Path[lost.length];
     for (int i = 0; i < lost.length; i++) {
@@ -95,14 +107,16 @@ public final class StripedBlockRepairer {
     Map<Integer, ByteRanges> reads = new TreeMap<>();
     FileChannel[] in = new FileChannel[n];
     ByteBuffer[] cells = new ByteBuffer[n];
-    Path[] tmp = new Path[lost.length];
     FileChannel[] out = new FileChannel[lost.length];
     ByteBuffer[] rebuilt = new ByteBuffer[lost.length];
+    Sha256[] sha = new Sha256[lost.length];
     try {
       for (int i = 0; i < lost.length; i++) {
-        tmp[i] = Files.createTempFile(dir, "." + targets[i].getFileName(), ".ec-repair-tmp");
-        out[i] = FileChannel.open(tmp[i], StandardOpenOption.WRITE);
+        Path tmp = Files.createTempFile(dir, "." + targets[i].getFileName(), ".ec-repair-tmp");
+        rebuiltFiles.put(tmp, targets[i]);
+        out[i] = FileChannel.open(tmp, StandardOpenOption.WRITE);
         rebuilt[i] = Buffers.alignedDirect(layout.cellSize());
+        sha[i] = new Sha256();
       }
       runRows(layout.rowCount(groupLength), new RowLoop.Rows() {
         @Override
@@ -121,28 +135,43 @@ public final class StripedBlockRepairer {
         @Override
         public void rebuilt(int r, RowLoop.Step step) throws IOException {
           for (int i = 0; i < lost.length; i++) {
-            FileChannels.writeFully(out[i], rebuilt[i], layout.cellLength(groupLength, r, lost[i]));
+            int len = layout.cellLength(groupLength, r, lost[i]);
+            FileChannels.writeFully(out[i], rebuilt[i], len);
+            sha[i].update(rebuilt[i], len);
           }
         }
       });
       for (FileChannel o : out) {
         o.force(false);
       }
-      FileChannels.closeAll(out);
-      for (int i = 0; i < lost.length; i++) {
-        Files.move(tmp[i], targets[i], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      }
     } finally {
       FileChannels.closeAll(in);
       FileChannels.closeAll(out);
-      for (Path t : tmp) {
-        if (t != null) {
-          Files.deleteIfExists(t);
-        }
-      }
+    }
+    for (int i = 0; i < lost.length; i++) {
+      checkRebuilt(dir, manifest, g, n, manifest.entry(g, lost[i], n), sha[i].hex(), repair.helpers());
     }
     long total = reads.values().stream().mapToLong(ByteRanges::total).sum();
     return new GroupReport(g, total, reads);
+  }
+
+  /**
+   * A rebuilt block must be the one encoded. The repair reads only parts of its helpers, so
+   * their digests cannot be checked as they are read; a helper file that was swapped or damaged
+   * where the repair read it makes the rebuilt block's digest wrong, and then the helpers are
+   * hashed whole to name the culprit.
+   */
+  private static void checkRebuilt(Path dir, Manifest manifest, int g, int n, Manifest.BlockEntry target, String digest,
+                                   int[] helpers) throws IOException {
+    if (target.sha256().equals(digest)) {
+      return;
+    }
+    for (int h : helpers) {
+      Manifest.BlockEntry helper = manifest.entry(g, h, n);
+      Manifest.checkDigest(helper, Sha256.ofFile(dir.resolve(helper.file())), "repair");
+    }
+    throw new IllegalStateException("rebuilt internal block " + target.file() + " does not match its SHA-256 in the "
+        + "manifest though every helper does; nothing was written (please report this)");
   }
 
   private void runRows(int rows, RowLoop.Rows work) throws IOException {

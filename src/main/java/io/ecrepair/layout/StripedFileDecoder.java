@@ -108,9 +108,14 @@ public final class StripedFileDecoder {
         int[] wanted = lostDataUnits(lost, k);
         int[] sources = unitsToRead(code, lost, wanted);
         FileChannel[] in = new FileChannel[n];
+        Sha256[] sha = new Sha256[n];
         try {
           for (int i : sources) {
             in[i] = FileChannel.open(dir.resolve(Manifest.blockFileName(g, i)), StandardOpenOption.READ);
+            sha[i] = new Sha256();
+          }
+          for (int i : wanted) {
+            sha[i] = new Sha256();
           }
           for (int r = 0; r < layout.rowCount(groupLength); r++) {
             int codingLength = layout.codingLength(groupLength, r);
@@ -118,6 +123,7 @@ public final class StripedFileDecoder {
             for (int i : sources) {
               int len = layout.cellLength(groupLength, r, i);
               FileChannels.readFully(in[i], cells[i], layout.blockOffset(r), len, dir.resolve(Manifest.blockFileName(g, i)));
+              sha[i].update(cells[i], len);
               Buffers.zero(cells[i], len, codingLength);
               units[i] = cells[i];
               bytesRead += len;
@@ -129,12 +135,16 @@ public final class StripedFileDecoder {
               }
               code.decode(units, zeros, wanted, outs, new int[wanted.length], codingLength);
             }
+            for (int w = 0; w < wanted.length; w++) {
+              sha[wanted[w]].update(rebuilt[wanted[w]], layout.cellLength(groupLength, r, wanted[w]));
+            }
             for (int i = 0; i < k; i++) {
               FileChannels.writeFully(output, lost[i] ? rebuilt[i] : cells[i], layout.cellLength(groupLength, r, i));
             }
             done += layout.rowLength(groupLength, r);
             progress.accept(done);
           }
+          checkDigests(manifest, g, n, sources, wanted, sha);
         } finally {
           FileChannels.closeAll(in);
         }
@@ -142,6 +152,23 @@ public final class StripedFileDecoder {
       output.force(false);
     }
     return bytesRead;
+  }
+
+  /**
+   * Every block file read must be the one encoded (the output is still a temporary file), and so
+   * must every rebuilt data block: a wrong byte from any source or the decoder stops here.
+   */
+  private static void checkDigests(Manifest manifest, int g, int n, int[] sources, int[] wanted, Sha256[] sha) {
+    for (int i : sources) {
+      Manifest.checkDigest(manifest.entry(g, i, n), sha[i].hex(), "decode");
+    }
+    for (int i : wanted) {
+      Manifest.BlockEntry b = manifest.entry(g, i, n);
+      if (!b.sha256().equals(sha[i].hex())) {
+        throw new IllegalStateException("decoded internal block " + b.file() + " does not match its SHA-256 in the "
+            + "manifest though every block file read did; nothing was written (please report this)");
+      }
+    }
   }
 
   /**

@@ -12,7 +12,7 @@ import java.util.function.LongConsumer;
 
 /**
  * Lays a local file out exactly as HDFS stores it under a policy: one file per internal
- * block ({@code g<group>_b<index>}) plus {@link Manifest}. Works one cell row at a time, so
+ * block ({@code g<group>_b<index>}) plus {@link Manifest} with each block file's digest. Works one cell row at a time, so
  * memory is n cells whatever the file size.
  */
 public final class StripedFileEncoder {
@@ -61,14 +61,17 @@ public final class StripedFileEncoder {
     try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ)) {
       long fileLength = in.size();
       Manifest manifest = Manifest.of(policy, layout, fileLength);
+      String[][] digests = new String[manifest.groups()][n];
       long done = 0;
       for (int g = 0; g < layout.groupCount(fileLength); g++) {
         long groupLength = layout.groupLength(fileLength, g);
         FileChannel[] out = new FileChannel[n];
+        Sha256[] sha = new Sha256[n];
         try {
           for (int i = 0; i < n; i++) {
             out[i] = FileChannel.open(outDir.resolve(Manifest.blockFileName(g, i)),
                 StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            sha[i] = new Sha256();
           }
           for (int r = 0; r < layout.rowCount(groupLength); r++) {
             int codingLength = layout.codingLength(groupLength, r);
@@ -79,10 +82,15 @@ public final class StripedFileEncoder {
             }
             code.encode(data, dataOff, parity, parityOff, codingLength);
             for (int i = 0; i < n; i++) {
-              FileChannels.writeFully(out[i], units[i], layout.cellLength(groupLength, r, i));
+              int len = layout.cellLength(groupLength, r, i);
+              FileChannels.writeFully(out[i], units[i], len);
+              sha[i].update(units[i], len);
             }
             done += layout.rowLength(groupLength, r);
             progress.accept(done);
+          }
+          for (int i = 0; i < n; i++) {
+            digests[g][i] = sha[i].hex();
           }
         } finally {
           FileChannels.closeAll(out);
@@ -91,7 +99,7 @@ public final class StripedFileEncoder {
       if (in.size() != fileLength) {
         throw new IOException("input " + input + " changed size while being encoded");
       }
-      return manifest;
+      return manifest.withDigests(digests);
     }
   }
 }

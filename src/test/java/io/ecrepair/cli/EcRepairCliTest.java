@@ -91,9 +91,10 @@ class EcRepairCliTest {
     assertEquals(9, j.get("blocks").size());
     Set<String> fields = new HashSet<>();
     j.get("blocks").get(0).fieldNames().forEachRemaining(fields::add);
-    assertEquals(Set.of("group", "index", "file", "length"), fields);
+    assertEquals(Set.of("group", "index", "file", "length", "sha256"), fields);
     for (JsonNode b : j.get("blocks")) {
       assertEquals(b.get("length").asLong(), Files.size(dir.resolve(b.get("file").asText())));
+      assertEquals(sha256(dir.resolve(b.get("file").asText())), b.get("sha256").asText());
     }
 
     Files.delete(dir.resolve("g0_b0"));
@@ -301,6 +302,123 @@ class EcRepairCliTest {
         }
         assertEquals(original.length / 2, sum, "half of each helper");
       }
+    }
+  }
+
+  private static String sha256(Path file) throws Exception {
+    return java.util.HexFormat.of().formatHex(
+        java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+  }
+
+  private static void flipByte(Path file, long offset) throws Exception {
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+      f.seek(offset);
+      int b = f.read();
+      f.seek(offset);
+      f.write(b ^ 0x40);
+    }
+  }
+
+  /** Every file in {@code dir} and its bytes, to show a refused command wrote nothing. */
+  private static java.util.Map<String, String> snapshot(Path dir) throws Exception {
+    java.util.Map<String, String> m = new java.util.TreeMap<>();
+    try (var files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        m.put(f.getFileName().toString(), sha256(f));
+      }
+    }
+    return m;
+  }
+
+  @Test
+  void decodeAndRepairRefuseTamperedBlockFilesAndWriteNothing() throws Exception {
+    // CLAY-4-2-64k (alpha 8), blocks of two cells: two groups, the second partial.
+    byte[] data = new byte[4 * 131072 + 150_000];
+    new Random(41).nextBytes(data);
+    Path in = tmp.resolve("in.bin");
+    Files.write(in, data);
+    Path dir = tmp.resolve("enc");
+    assertEquals(0, run("encode", "--policy", "CLAY-4-2-64k", "--input", in.toString(), "--output", dir.toString(),
+        "--block-size", "131072").code());
+    Path clean = tmp.resolve("clean");
+    Files.createDirectories(clean);
+    for (Path f : Files.list(dir).toList()) {
+      Files.copy(f, clean.resolve(f.getFileName()));
+    }
+    Path out = tmp.resolve("out.bin");
+
+    // A flipped byte in a block the decode reads: refused, naming the file; no output appears.
+    flipByte(dir.resolve("g1_b2"), 1000);
+    assertOneLineError(run("decode", "--input", dir.toString(), "--output", out.toString()), "g1_b2 does not match");
+    assertFalse(Files.exists(out));
+    try (var files = Files.list(tmp)) {
+      assertEquals(0, files.filter(f -> f.getFileName().toString().startsWith(".out.bin")).count(), "no temporary left");
+    }
+
+    // The same flip where a repair of block 0 reads it: refused, naming the helper, block 0 of
+    // neither group written (the first group repairs cleanly, and still nothing appears).
+    Files.delete(dir.resolve("g0_b0"));
+    Files.delete(dir.resolve("g1_b0"));
+    Run probe = run("repair", "--input", clean.toString(), "--lost", "0", "--force", "--json");
+    assertEquals(0, probe.code(), probe.err());
+    long readAt = probe.json().get("groups").get(1).get("reads").get("2").get(0).get(0).asLong();
+    Files.copy(clean.resolve("g1_b2"), dir.resolve("g1_b2"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    flipByte(dir.resolve("g1_b2"), readAt + 5);
+    java.util.Map<String, String> before = snapshot(dir);
+    assertOneLineError(run("repair", "--input", dir.toString(), "--lost", "0"), "g1_b2 does not match");
+    assertEquals(before, snapshot(dir), "a refused repair writes nothing");
+
+    // Two block files swapped (same length): decode and repair refuse.
+    Files.copy(clean.resolve("g1_b2"), dir.resolve("g1_b2"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(dir.resolve("g0_b1"), dir.resolve("swap"));
+    Files.move(dir.resolve("g0_b3"), dir.resolve("g0_b1"));
+    Files.move(dir.resolve("swap"), dir.resolve("g0_b3"));
+    assertOneLineError(run("decode", "--input", dir.toString(), "--output", out.toString()), "does not match its SHA-256");
+    assertOneLineError(run("repair", "--input", dir.toString(), "--lost", "0"), "does not match its SHA-256");
+    assertFalse(Files.exists(out));
+    assertFalse(Files.exists(dir.resolve("g0_b0")));
+
+    // Truncated: refused by its length.
+    Files.copy(clean.resolve("g0_b1"), dir.resolve("g0_b1"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(clean.resolve("g0_b3"), dir.resolve("g0_b3"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(dir.resolve("g0_b3"),
+        java.nio.file.StandardOpenOption.WRITE)) {
+      f.truncate(1000);
+    }
+    assertOneLineError(run("repair", "--input", dir.toString(), "--lost", "0"), "truncated");
+    Files.copy(clean.resolve("g0_b3"), dir.resolve("g0_b3"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+    // Restored, both work and give the original bytes.
+    assertEquals(0, run("repair", "--input", dir.toString(), "--lost", "0").code());
+    assertArrayEquals(Files.readAllBytes(clean.resolve("g1_b0")), Files.readAllBytes(dir.resolve("g1_b0")));
+    assertEquals(0, run("decode", "--input", dir.toString(), "--output", out.toString()).code());
+    assertArrayEquals(data, Files.readAllBytes(out));
+  }
+
+  @Test
+  void manifestsWhoseNumbersDoNotAddUpAreRefused() throws Exception {
+    Path in = tmp.resolve("in.bin");
+    Files.write(in, new byte[300_000]);
+    Path dir = tmp.resolve("enc");
+    assertEquals(0, run("encode", "--policy", "RS-6-3-64k", "--input", in.toString(), "--output", dir.toString(),
+        "--block-size", "131072").code());
+    String manifest = Files.readString(dir.resolve("manifest.json"));
+    String[][] tampered = {
+        {"\"fileLength\" : 300000", "\"fileLength\" : 9223372036854775807", "overflow"},
+        {"\"blockSize\" : 131072", "\"blockSize\" : 4611686018427387904", "block size"},
+        {"\"blockSize\" : 131072", "\"blockSize\" : -131072", "block size"},
+        {"\"fileLength\" : 300000", "\"fileLength\" : 3000000", "does not match"},
+        {"\"groups\" : 1", "\"groups\" : 2147483647", "does not match"},
+        {"\"length\" : 65536", "\"length\" : 65537", "does not match"},
+        {"\"sha256\" : \"", "\"sha256\" : \"0", "no SHA-256"},
+    };
+    Path out = tmp.resolve("out.bin");
+    for (String[] t : tampered) {
+      assertTrue(manifest.contains(t[0]), t[0]);
+      Files.writeString(dir.resolve("manifest.json"), manifest.replaceFirst(java.util.regex.Pattern.quote(t[0]), t[1]));
+      assertOneLineError(run("decode", "--input", dir.toString(), "--output", out.toString()), t[2]);
+      assertOneLineError(run("repair", "--input", dir.toString(), "--lost", "0", "--force"), t[2]);
+      assertFalse(Files.exists(out));
     }
   }
 
