@@ -190,8 +190,15 @@ public final class MiniHdfs implements AutoCloseable {
 
   /** Writes {@code data} to {@code file} with one replica per block (EC files ignore it) and {@code blockSize}. */
   public void write(org.apache.hadoop.fs.Path file, long blockSize, byte[] data) throws IOException {
-    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 64 * 1024, (short) 1,
-        blockSize, null)) {
+    write(file, blockSize, data, null);
+  }
+
+  /** The same, with the client's checksum type and chunk size ({@code null}: the configured ones). */
+  public void write(org.apache.hadoop.fs.Path file, long blockSize, byte[] data,
+                    org.apache.hadoop.fs.Options.ChecksumOpt checksum) throws IOException {
+    try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(),
+        java.util.EnumSet.of(org.apache.hadoop.fs.CreateFlag.CREATE, org.apache.hadoop.fs.CreateFlag.OVERWRITE),
+        64 * 1024, (short) 1, blockSize, null, checksum)) {
       out.write(data);
     }
   }

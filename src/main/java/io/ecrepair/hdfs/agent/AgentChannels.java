@@ -53,6 +53,11 @@ public final class AgentChannels {
       this.token = token;
     }
 
+    /** The token of the request these connections serve (a value stream's sender proves its receiver with it). */
+    Token<BlockTokenIdentifier> token() {
+      return token;
+    }
+
     /**
      * Connects to {@code agent} and does the handshake; {@code receiveBufferBytes} (0: the
      * system's) is set before connecting, the read timeout after.

@@ -69,6 +69,17 @@ final class LocalRangeServer {
     out.flush();
   }
 
+  /** The checksum (type and chunk size) this DataNode's replica of {@code block} is stored with. */
+  DataChecksum checksumOf(ExtendedBlock block) throws IOException {
+    FsDatasetSpi<?> dataset = datanode.getFSDataset();
+    if (dataset == null) {
+      throw new IOException("the DataNode's storage is not ready");
+    }
+    try (DataInputStream meta = new DataInputStream(dataset.getMetaDataInputStream(block))) {
+      return BlockMetadataHeader.readHeader(meta).getChecksum();
+    }
+  }
+
   /**
    * Reads the whole checksum chunks covering {@code ranges} (sorted, disjoint) of this
    * DataNode's finalized replica of exactly {@code block}'s generation and length, strictly

@@ -4,6 +4,7 @@ import io.ecrepair.exec.NodePart;
 import io.ecrepair.exec.PartRunner;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -24,7 +25,8 @@ import org.apache.hadoop.io.IOUtils;
  * The sending side of one node's part in a distributed repair, as its {@link PartRunner.Outbox}:
  * one stream to the repair agent of each node it sends values to, each written by a thread of
  * its own from a bounded queue, so a slow receiver holds back only its own stream until the
- * queue is full. Every frame carries its CRC32C.
+ * queue is full. Every frame carries its CRC32C, and a stream carries values only once its
+ * receiver proved it is the agent of a DataNode of this cluster.
  */
 public final class PeerSenders implements PartRunner.Outbox, Closeable {
   private static final int WINDOW = 16;
@@ -76,7 +78,13 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
         st.socket = c.socket();
         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 128 * 1024));
         PlanFrames.writeStreamHeader(out, sessionHi, sessionLo, node);
+        // No value leaves before the receiver proved it is a DataNode's agent (AgentProof).
+        WireTokens.writeIdentifier(out, dialer.token());
+        byte[] nonce = AgentProof.nonce();
+        out.write(nonce);
         out.flush();
+        AgentProof.expect(new DataInputStream(c.in()), dialer.token(), nonce, "the repair agent of node " + g.peer()
+            + " at " + to, PlanFrames.ERROR, AgentProof.Purpose.RECEIVE);
         st.writer = threads.submit(() -> write(st, out, g.peer()));
       }
     } catch (IOException | RuntimeException e) {

@@ -12,11 +12,12 @@ import java.util.zip.CRC32C;
  * way (or by a faulty sender's memory) fails the repair instead of entering the block.
  *
  * <p>A value stream opens with {@link #STREAM_MAGIC}, the version, the session and the
- * sending node.
+ * sending node, then the identifier of the sender's block token and a challenge, which the
+ * receiver answers ({@link AgentProof.Purpose#RECEIVE}) before any frame is sent.
  */
 final class PlanFrames {
   static final int STREAM_MAGIC = 0x45435053; // "ECPS"
-  static final int VERSION = 1;
+  static final int VERSION = 2; // 2: the sender's token identifier and challenge follow the header
   static final int END = 0;
   static final int ERROR = -1;
 

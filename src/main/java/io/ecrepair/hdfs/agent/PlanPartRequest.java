@@ -31,7 +31,8 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
   static final int MAGIC = 0x45435050; // "ECPP"
   /** A load probe instead of a request: the agent answers with the bytes its parts still expect to receive. */
   static final int LOAD_PROBE = 0x4543504c; // "ECPL"
-  static final int VERSION = 2; // 2: followed by the requester's challenge (AgentProof)
+  // 2: followed by the requester's challenge (AgentProof); 3: READY carries the replica's checksum
+  static final int VERSION = 3;
   public static final int READY = 1;
   public static final int GO = 2;
   public static final int DONE = 3;
@@ -50,7 +51,20 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
   static final int MAX_PART_NUMBERS = 1 << 22;
 
   /** A node's repair agent. */
-  public record Peer(String host, int port) {}
+  public record Peer(String host, int port) {
+    /**
+     * Where this hop's agent listens: a resolved unicast address and a real port. A hop names
+     * another DataNode's agent; the stream to it carries values only once that agent proved it
+     * holds the cluster's block keys (AgentProof), so a hop pointed elsewhere gets nothing.
+     */
+    java.net.InetSocketAddress address() throws IOException {
+      java.net.InetSocketAddress a = new java.net.InetSocketAddress(host, port);
+      if (a.isUnresolved() || port <= 0 || a.getAddress().isAnyLocalAddress() || a.getAddress().isMulticastAddress()) {
+        throw new IOException("a hop names " + host + ":" + port + ", which cannot be a DataNode's repair agent");
+      }
+      return a;
+    }
+  }
 
   public PlanPartRequest {
     if (cellSize < 1 || subchunkBytes < 1 || (long) subchunkBytes * part.alpha() > cellSize) {

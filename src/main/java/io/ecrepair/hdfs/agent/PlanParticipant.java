@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.util.DataChecksum;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +51,12 @@ final class PlanParticipant {
     LeafRows leaves = null;
     PartRunner runner = null;
     try {
+      // With READY, the checksum its replica is stored with: the coordinator writes the rebuilt
+      // blocks with the group's own checksum, not its DataNode's default.
+      DataChecksum stored = files.checksumOf(req.block());
       out.writeInt(PlanPartRequest.READY);
+      out.writeByte(stored.getChecksumType().id);
+      out.writeInt(stored.getBytesPerChecksum());
       out.flush();
       int go = in.readInt();
       if (go != PlanPartRequest.GO) {
@@ -59,7 +65,9 @@ final class PlanParticipant {
       control.setSoTimeout(0);
       ctx.readPool().submit(() -> watch(in, session));
       Map<Integer, InetSocketAddress> agents = new TreeMap<>();
-      req.peers().forEach((node, p) -> agents.put(node, new InetSocketAddress(p.host(), p.port())));
+      for (Map.Entry<Integer, PlanPartRequest.Peer> p : req.peers().entrySet()) {
+        agents.put(p.getKey(), p.getValue().address());
+      }
       DataNode dn = ctx.datanode();
       senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), agents,
           AgentChannels.dialer(dn, req.block(), req.token()), dn.getDnConf().getSocketTimeout(), ctx.stallMillis(),

@@ -157,7 +157,7 @@ public final class RepairAgent implements Closeable {
           return;
         }
         if (magic == PlanFrames.STREAM_MAGIC) {
-          serveStream(s, in);
+          serveStream(s, in, out);
           return;
         }
         if (magic == PlanPartRequest.MAGIC) {
@@ -203,7 +203,7 @@ public final class RepairAgent implements Closeable {
   }
 
   /** A value stream of a distributed repair, for the session that expects it (unknown sessions are dropped). */
-  private void serveStream(Socket s, DataInputStream in) throws IOException {
+  private void serveStream(Socket s, DataInputStream in, DataOutputStream out) throws IOException {
     int version = in.readInt();
     if (version != PlanFrames.VERSION) {
       throw new IOException("value stream version " + version + ", this agent speaks " + PlanFrames.VERSION);
@@ -211,11 +211,21 @@ public final class RepairAgent implements Closeable {
     long hi = in.readLong();
     long lo = in.readLong();
     int from = in.readInt();
+    byte[] identifier = WireTokens.readIdentifier(in);
+    byte[] nonce = AgentProof.readNonce(in);
     PlanSession session = ctx.sessions().get(hi, lo);
     if (session == null) {
       LOG.debug("ec-repair: repair agent on {} got a stream for no session it knows", ctx.name());
       return;
     }
+    try {
+      AgentProof.writeProof(out, AgentProof.prove(ctx.datanode(), identifier, nonce, AgentProof.Purpose.RECEIVE));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("ec-repair: repair agent on {} cannot prove itself to a value stream's sender: {}", ctx.name(), e.toString());
+      PlanFrames.writeError(out, "the sender's token is not one of this cluster's");
+      return;
+    }
+    out.flush();
     s.setSoTimeout((int) ctx.stallMillis());
     session.attach(from, s, in);
   }

@@ -1,6 +1,7 @@
 package io.ecrepair.hdfs.agent;
 
 import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.io.Text;
@@ -24,6 +25,16 @@ final class WireTokens {
     Text kind = new Text(field(in, "kind"));
     Text service = new Text(field(in, "service"));
     return new Token<>(identifier, password, kind, service);
+  }
+
+  /** A token's identifier alone, as a value stream's sender proves it with ({@link AgentProof}). */
+  static byte[] readIdentifier(DataInput in) throws IOException {
+    return field(in, "identifier");
+  }
+
+  static void writeIdentifier(DataOutput out, Token<BlockTokenIdentifier> token) throws IOException {
+    WritableUtils.writeVInt(out, token.getIdentifier().length);
+    out.write(token.getIdentifier());
   }
 
   private static byte[] field(DataInput in, String what) throws IOException {

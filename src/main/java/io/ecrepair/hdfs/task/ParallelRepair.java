@@ -9,6 +9,7 @@ import io.ecrepair.hdfs.agent.DataNodeConnector;
 import io.ecrepair.hdfs.agent.PeerSenders;
 import io.ecrepair.hdfs.agent.PlanPartRequest;
 import io.ecrepair.hdfs.agent.PlanSession;
+import io.ecrepair.hdfs.transfer.WireChecksums;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.Plan;
 import java.io.BufferedInputStream;
@@ -32,6 +33,7 @@ import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.hdfs.util.StripedBlockUtil;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.util.DataChecksum;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,6 +102,7 @@ final class ParallelRepair {
     }
     Map<Integer, SentPart> controls = new TreeMap<>();
     Map<Integer, CompletableFuture<long[]>> done = new TreeMap<>();
+    DataChecksum groupChecksum = null; // the helpers' replicas' (they share one), from their READY
     PeerSenders senders = null;
     PartRunner runner = null;
     int rowsDone = 0;
@@ -123,6 +126,10 @@ final class ParallelRepair {
         if (status != PlanPartRequest.READY) {
           throw new IOException("node " + c.getKey() + " refused its part: "
               + (status == PlanPartRequest.ERROR ? in.readUTF() : "answer " + status));
+        }
+        DataChecksum stored = WireChecksums.of(in.readByte(), in.readInt(), "node " + c.getKey() + "'s replica");
+        if (groupChecksum == null) {
+          groupChecksum = stored;
         }
       }
       for (Map.Entry<Integer, SentPart> c : controls.entrySet()) {
@@ -159,6 +166,8 @@ final class ParallelRepair {
         throw new IOException("the plan sends nothing from the requestor");
       };
       DataTransferThrottler throttle = ctx.datanode().getEcReconstuctWriteThrottler();
+      DataChecksum rebuiltChecksum = groupChecksum != null ? groupChecksum : ctx.defaultChecksum();
+      java.util.function.Supplier<DataChecksum> checksum = () -> rebuiltChecksum;
       for (int t = 0; t < geometry.count(); t++) {
         long t0 = System.nanoTime();
         runner.runSlice(t, geometry.length(t), noLeaves, session, outbox, results);
@@ -171,7 +180,7 @@ final class ParallelRepair {
               System.arraycopy(tails[i], geometry.row(t) * tail, row[i], cellSize - tail, tail);
             }
             written += targets.write(i, ByteBuffer.wrap(row[i]), layout.cellLength(groupLength, geometry.row(t),
-                lost[i]), ctx::defaultChecksum, throttle);
+                lost[i]), checksum, throttle);
           }
           rowsDone++;
           writeNanos += System.nanoTime() - t1;

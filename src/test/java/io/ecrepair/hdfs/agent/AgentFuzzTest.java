@@ -165,7 +165,7 @@ class AgentFuzzTest {
     }
   }
 
-  private static LocatedBlock internalBlock(LocatedStripedBlock group, int index, int k, int cell) {
+  static LocatedBlock internalBlock(LocatedStripedBlock group, int index, int k, int cell) {
     for (int j = 0; j < group.getBlockIndices().length; j++) {
       if (group.getBlockIndices()[j] == index) {
         return StripedBlockUtil.constructInternalBlock(group, j, cell, k, index);
@@ -184,7 +184,7 @@ class AgentFuzzTest {
   }
 
   /** A genuine part (helper 1's of Clay's plan for lost block 0) whose peers point back at this agent. */
-  private static byte[] partRequest(CodeSpec spec, LocatedBlock internal, InetSocketAddress agent) throws IOException {
+  static byte[] partRequest(CodeSpec spec, LocatedBlock internal, InetSocketAddress agent) throws IOException {
     Plan plan = RepairCatalog.parallelPlan(spec, 0).orElseThrow();
     var part = RepairCatalog.parts(plan).get(1);
     Map<Integer, PlanPartRequest.Peer> peers = new TreeMap<>();

@@ -84,7 +84,7 @@ class ProtectedAgentsTest {
   }
 
   /** A range request in the clear, though with a genuine token, is not answered with the block's bytes. */
-  private static void refusesPlainRequests(RepairCluster c, org.apache.hadoop.fs.Path file) throws Exception {
+  static void refusesPlainRequests(RepairCluster c, org.apache.hadoop.fs.Path file) throws Exception {
     LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
         .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
     LocatedBlock[] internal = StripedBlockUtil.parseStripedBlockGroup(group, CELL, 4, 2);

@@ -71,10 +71,16 @@ public final class RepairCluster implements AutoCloseable {
 
   /** Writes a file of {@code length} random bytes under the policy and records its internal blocks. */
   public Path write(String name, int length, long seed) throws IOException {
+    return write(name, length, seed, null);
+  }
+
+  /** The same, written with the client's checksum {@code checksum} (null: the configured one). */
+  public Path write(String name, int length, long seed, org.apache.hadoop.fs.Options.ChecksumOpt checksum)
+      throws IOException {
     byte[] data = new byte[length];
     new Random(seed).nextBytes(data);
     Path file = new Path("/ec/" + name);
-    hdfs.write(file, blockSize, data);
+    hdfs.write(file, blockSize, data, checksum);
     files.put(file, data);
     List<LocatedBlock> groups = hdfs.awaitReported(file, policy, 30_000);
     for (int g = 0; g < groups.size(); g++) {
