@@ -39,6 +39,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class RepairAgent implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RepairAgent.class);
+  /** Connections served at once; one more is refused. */
+  static final int MAX_CONNECTIONS = 256;
+  /** An idle handler thread ends after this; a burst of requests leaves no threads behind for long. */
+  static final int HANDLER_KEEP_ALIVE_SECONDS = 10;
   private final AgentContext ctx;
   private final ServerSocket server;
   private final ExecutorService handlers;
@@ -56,11 +60,12 @@ public final class RepairAgent implements Closeable {
     this.ranges = new LocalRangeServer(ctx.datanode());
     this.participant = new PlanParticipant(ctx, ranges, ctx.inbound());
     AtomicInteger threads = new AtomicInteger();
-    this.handlers = new ThreadPoolExecutor(0, 256, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-      Thread t = new Thread(r, "ec-repair-agent-" + ctx.name() + "-" + threads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.handlers = new ThreadPoolExecutor(0, MAX_CONNECTIONS, HANDLER_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
+        new SynchronousQueue<>(), r -> {
+          Thread t = new Thread(r, "ec-repair-agent-" + ctx.name() + "-" + threads.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /**

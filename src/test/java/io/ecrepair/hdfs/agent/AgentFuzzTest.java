@@ -71,6 +71,7 @@ class AgentFuzzTest {
       List<byte[]> valid = List.of(rangeRequest(internal), partRequest(spec, internal, agent));
 
       long filesBefore = openFiles();
+      long threadsBefore = agentThreads();
       // Anything thrown out of an agent's thread (an uncaught error, an OutOfMemoryError) fails the test.
       List<Throwable> escaped = java.util.Collections.synchronizedList(new ArrayList<>());
       Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
@@ -97,6 +98,8 @@ class AgentFuzzTest {
       }
       settle("the agent serves no connection any more", () -> EcRepairDataNodePlugin.connectionsServing(dn) == 0);
       settle("no socket or file left open (" + filesBefore + " before)", () -> openFiles() <= filesBefore + 16);
+      settle("the agents' threads back to " + threadsBefore + " (idle handlers end after "
+          + RepairAgent.HANDLER_KEEP_ALIVE_SECONDS + " s)", () -> agentThreads() <= threadsBefore);
       // And a normal repair through the agents still works, with every block compared.
       List<TaskReport> reports = c.loseAndVerify(c.holder(file, 0, 0));
       assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
@@ -196,6 +199,11 @@ class AgentFuzzTest {
     req.write(new DataOutputStream(bytes));
     bytes.write(AgentProof.nonce());
     return bytes.toByteArray();
+  }
+
+  /** Live threads of the repair agents (their accept loops and request handlers). */
+  private static long agentThreads() {
+    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("ec-repair-agent-")).count();
   }
 
   private static long openFiles() {

@@ -10,6 +10,7 @@ import io.ecrepair.hdfs.task.ReconstructionLog;
 import java.io.File;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -60,10 +61,21 @@ class CorruptReplicaTest {
       c.awaitHealthy();
       DatanodeInfo victim = c.holder(file, 0, 0);
       // Block 1's first sub-chunk is one the repair of block 0 reads (Clay plane 0).
-      flipByteOnDisk(c, (LocatedStripedBlock) c.groups(file).get(0), 1, 100);
+      LocatedStripedBlock group = (LocatedStripedBlock) c.groups(file).get(0);
+      flipByteOnDisk(c, group, 1, 100);
+      DatanodeInfo helper = c.holder(file, 0, 1);
+      // The NameNode's corrupt-replica list (what fsck shows) holds the helper's replica from the
+      // report until it rebuilt block 1 elsewhere: watched throughout the repair.
+      AtomicBoolean listedCorrupt = new AtomicBoolean();
+      Thread watcher = new Thread(() -> watchCorrupt(c, group, helper, listedCorrupt), "corrupt-watcher");
+      watcher.setDaemon(true);
+      watcher.start();
       c.lose(victim);
       c.awaitReconstruction(120_000);
       c.awaitHealthy(); // nothing corrupt or missing left: the NameNode also rebuilt block 1
+      watcher.interrupt();
+      watcher.join(5000);
+      assertTrue(listedCorrupt.get(), "the NameNode listed the helper's replica as corrupt");
       assertEquals(c.original.size(), c.verifyBlocks(), "every internal block present and equal");
       c.verifyFiles();
       long reported = 0;
@@ -74,8 +86,28 @@ class CorruptReplicaTest {
     }
   }
 
-  /** Changes one byte of internal block {@code index}'s replica file, leaving its checksums as they were. */
-  private static void flipByteOnDisk(RepairCluster c, LocatedStripedBlock group, int index, long offset)
+  private static void watchCorrupt(RepairCluster c, LocatedStripedBlock group, DatanodeInfo helper,
+                                   AtomicBoolean listed) {
+    var bm = c.cluster.getNamesystem().getBlockManager();
+    var stored = bm.getStoredBlock(group.getBlock().getLocalBlock());
+    while (!listed.get() && !Thread.currentThread().isInterrupted()) {
+      var corrupt = bm.getCorruptReplicas(stored);
+      if (corrupt != null && corrupt.stream().anyMatch(d -> d.getXferPort() == helper.getXferPort())) {
+        listed.set(true);
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Changes one byte of internal block {@code index}'s replica file, leaving its checksums as they
+   * were; returns the index of the DataNode holding it.
+   */
+  static int flipByteOnDisk(RepairCluster c, LocatedStripedBlock group, int index, long offset)
       throws Exception {
     ExtendedBlock block = c.internal(group, index);
     for (int dn = 0; dn < c.cluster.getDataNodes().size(); dn++) {
@@ -87,7 +119,7 @@ class CorruptReplicaTest {
           raf.seek(offset);
           raf.write(b ^ 0x5a);
         }
-        return;
+        return dn;
       }
     }
     throw new AssertionError("no replica of internal block " + index + " on disk");

@@ -78,33 +78,20 @@ class ValidationFailureTest {
   /** Changes one byte of internal block {@code index}'s replica and writes checksums that match the change. */
   private static void rewriteWithValidChecksums(RepairCluster c, LocatedStripedBlock group, int index, long offset)
       throws Exception {
+    int dn = CorruptReplicaTest.flipByteOnDisk(c, group, index, offset);
     ExtendedBlock block = c.internal(group, index);
-    for (int dn = 0; dn < c.cluster.getDataNodes().size(); dn++) {
-      File data = c.cluster.getBlockFile(dn, block);
-      if (data == null || !data.exists()) {
-        continue;
-      }
-      try (RandomAccessFile raf = new RandomAccessFile(data, "rw")) {
-        raf.seek(offset);
-        int b = raf.read();
-        raf.seek(offset);
-        raf.write(b ^ 0x5a);
-      }
-      File meta = c.cluster.getBlockMetadataFile(dn, block);
-      DataChecksum checksum;
-      try (DataInputStream in = new DataInputStream(new FileInputStream(meta))) {
-        checksum = BlockMetadataHeader.readHeader(in).getChecksum();
-      }
-      byte[] bytes = Files.readAllBytes(data.toPath());
-      int chunks = (bytes.length + checksum.getBytesPerChecksum() - 1) / checksum.getBytesPerChecksum();
-      ByteBuffer sums = ByteBuffer.allocate(chunks * checksum.getChecksumSize());
-      checksum.calculateChunkedSums(ByteBuffer.wrap(bytes), sums);
-      try (RandomAccessFile raf = new RandomAccessFile(meta, "rw")) {
-        raf.seek(BlockMetadataHeader.getHeaderSize());
-        raf.write(sums.array());
-      }
-      return;
+    File meta = c.cluster.getBlockMetadataFile(dn, block);
+    DataChecksum checksum;
+    try (DataInputStream in = new DataInputStream(new FileInputStream(meta))) {
+      checksum = BlockMetadataHeader.readHeader(in).getChecksum();
     }
-    throw new AssertionError("no replica of internal block " + index + " on disk");
+    byte[] bytes = Files.readAllBytes(c.cluster.getBlockFile(dn, block).toPath());
+    int chunks = (bytes.length + checksum.getBytesPerChecksum() - 1) / checksum.getBytesPerChecksum();
+    ByteBuffer sums = ByteBuffer.allocate(chunks * checksum.getChecksumSize());
+    checksum.calculateChunkedSums(ByteBuffer.wrap(bytes), sums);
+    try (RandomAccessFile raf = new RandomAccessFile(meta, "rw")) {
+      raf.seek(BlockMetadataHeader.getHeaderSize());
+      raf.write(sums.array());
+    }
   }
 }
