@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     description = "Fast erasure-coding repair for HDFS: inspect policies, lay files out as HDFS stores them, "
         + "rebuild them, benchmark the coders.",
     subcommands = {InfoCommand.class, EncodeCommand.class, DecodeCommand.class, RepairCommand.class, PlanCommand.class,
-        StatusCommand.class, VerifyCommand.class, ConvertCommand.class, BenchCommand.class, DemoCommand.class})
+        RacksCommand.class, StatusCommand.class, VerifyCommand.class, ConvertCommand.class, BenchCommand.class, DemoCommand.class})
 public final class EcRepairCli implements Runnable {
   /** Exit code for bad arguments. */
   public static final int USAGE = 2;
@@ -25,7 +25,7 @@ public final class EcRepairCli implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (info, encode, decode, repair, plan, status, verify, convert, bench, demo)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (info, encode, decode, repair, plan, racks, status, verify, convert, bench, demo)");
   }
 
   public static void main(String[] args) {

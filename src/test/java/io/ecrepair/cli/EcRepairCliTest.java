@@ -28,7 +28,7 @@ class EcRepairCliTest {
     }
   }
 
-  private static Run run(String... args) {
+  static Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = EcRepairCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
@@ -36,7 +36,7 @@ class EcRepairCliTest {
   }
 
   /** Bad input: non-zero exit, exactly one line on stderr, nothing on stdout. */
-  private static void assertOneLineError(Run r, String expectedFragment) {
+  static void assertOneLineError(Run r, String expectedFragment) {
     assertNotEquals(0, r.code());
     assertEquals("", r.out());
     String[] lines = r.err().strip().split("\n");
