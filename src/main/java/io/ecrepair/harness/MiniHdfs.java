@@ -79,6 +79,12 @@ public final class MiniHdfs implements AutoCloseable {
    * @param baseDir where the cluster keeps its files; null for a temporary directory removed on close
    */
   public MiniHdfs(File baseDir, int dataNodes, Configuration conf, Consumer<String> progress) throws IOException {
+    this(baseDir, dataNodes, conf, progress, null);
+  }
+
+  /** The same, with DataNode i in rack {@code racks[i]} (null: one default rack). */
+  public MiniHdfs(File baseDir, int dataNodes, Configuration conf, Consumer<String> progress, String[] racks)
+      throws IOException {
     this.conf = conf;
     this.ownDir = baseDir == null ? Files.createTempDirectory("ec-repair-minicluster") : null;
     File dir = baseDir != null ? baseDir : ownDir.resolve("dfs").toFile();
@@ -87,7 +93,7 @@ public final class MiniHdfs implements AutoCloseable {
         + (plugin ? " with the ec-repair plugin" : ""));
     boolean ok = false;
     try {
-      MiniDFSCluster.Builder builder = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes);
+      MiniDFSCluster.Builder builder = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes).racks(racks);
       int agentOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
       if (agentOffset > 0) {
         builder.checkDataNodeAddrConfig(true).dataNodeConfOverlays(agentPorts(dataNodes, agentOffset));

@@ -142,6 +142,45 @@ public final class Pipelines {
   }
 
   /**
+   * Combined locality for a chain (ECWide's rack-local repair, pipelined): the helpers of each
+   * rack become consecutive, so every rack's terms are summed inside it and one partial sum
+   * leaves it, and the requestor's rack comes last, so its helpers hand the finished sum over
+   * without crossing. A chain through R racks other than the requestor's then sends R blocks
+   * across racks (as ECWide's star of per-rack sums does) where an order blind to racks may cross
+   * at every hop, and still no link carries more than one block (the star would bring R blocks
+   * into the requestor at once). Within a rack, and among racks (by their first helper), the
+   * order of {@code path} is kept, so its load-based choices stand.
+   *
+   * @param rackOf the rack of each helper of {@code path}, in the same order
+   */
+  public static int[] groupByRack(int[] path, String[] rackOf, String requestorRack) {
+    if (path.length != rackOf.length) {
+      throw new IllegalArgumentException(path.length + " helpers with " + rackOf.length + " racks");
+    }
+    Map<String, List<Integer>> racks = new LinkedHashMap<>();
+    for (int i = 0; i < path.length; i++) {
+      racks.computeIfAbsent(rackOf[i], r -> new ArrayList<>()).add(path[i]);
+    }
+    List<Integer> last = racks.remove(requestorRack);
+    if (last != null) {
+      racks.put(requestorRack, last);
+    }
+    return racks.values().stream().flatMap(List::stream).mapToInt(Integer::intValue).toArray();
+  }
+
+  /** Hops of {@code path} (then into the requestor) that go from one rack to another. */
+  public static int crossRackHops(int[] path, String[] rackOf, String requestorRack) {
+    int hops = 0;
+    for (int i = 0; i < path.length; i++) {
+      String next = i + 1 < path.length ? rackOf[i + 1] : requestorRack;
+      if (!rackOf[i].equals(next)) {
+        hops++;
+      }
+    }
+    return hops;
+  }
+
+  /**
    * Weighted path selection with weights from measured link load, for a chain that must take
    * {@code length} helpers from {@code pool} (all of them for a code whose repair reads fixed
    * helpers, any k for RS). A link into node b costs what b's downlink still has to carry

@@ -211,4 +211,20 @@ class PlanPipelinesTest {
     assertArrayEquals(new Object[] {"5", "4", "3", "2", "1"}, ((List<?>) rev.details().get("path")).toArray());
     assertTrue(PlanCheck.run(c, rev, 0, 16, 1, 16, 3, RegionCoders.best()).ok());
   }
+
+  @Test
+  void chainsSumInsideEachRackAndEndInTheRequestorsRack() {
+    // Load order 5, 1, 12, 3, 2, 4 over racks a, b, a, c, b, c; the requestor is in rack b.
+    int[] path = {5, 1, 12, 3, 2, 4};
+    String[] racks = {"/a", "/b", "/a", "/c", "/b", "/c"};
+    assertEquals(6, Pipelines.crossRackHops(path, racks, "/b"), "blind to racks: every hop crosses");
+    int[] grouped = Pipelines.groupByRack(path, racks, "/b");
+    assertArrayEquals(new int[] {5, 12, 3, 4, 1, 2}, grouped, "racks together, first seen first, the requestor's last");
+    String[] groupedRacks = {"/a", "/a", "/c", "/c", "/b", "/b"};
+    assertEquals(2, Pipelines.crossRackHops(grouped, groupedRacks, "/b"), "one partial sum leaves each other rack");
+    // A requestor in a rack of its own receives one more.
+    assertEquals(3, Pipelines.crossRackHops(Pipelines.groupByRack(path, racks, "/d"),
+        new String[] {"/a", "/a", "/b", "/b", "/c", "/c"}, "/d"));
+    assertArrayEquals(path, Pipelines.groupByRack(path, new String[6], null), "no racks: the order stands");
+  }
 }

@@ -47,7 +47,7 @@ final class TimedStockTask implements Runnable {
       ReconstructionLog.add(new TaskReport("hdfs", ctx.name(), order.policy().getName(),
           order.policy().getCodecName().toLowerCase(Locale.ROOT), order.blockGroup().getBlockId(), lost, "hdfs", Map.of(),
           read, written, lostBytes, seconds, 0, false, failed ? "HDFS's reconstruction failed (see DataNode log)"
-          : null, Map.of()));
+          : null, Map.of(), -1));
     }
   }
 }

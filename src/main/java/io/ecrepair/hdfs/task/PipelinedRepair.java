@@ -26,7 +26,9 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
  * another, and the rebuilding DataNode receives the finished sum, so no link carries more than
  * one block. The path is chosen by ECPipe's weighted path selection with weights from the load
  * the helpers' agents report ({@link Pipelines#leastLoadedPath}): RS takes the k least loaded
- * survivors, LRC orders its local group. {@link ParallelRepair} runs it on the helpers' agents
+ * survivors, LRC orders its local group. The helpers of each rack are then put together and the
+ * rebuilding DataNode's rack last, so one partial sum leaves each other rack (ECWide's rack-local
+ * repair, along a chain). {@link ParallelRepair} runs it on the helpers' agents
  * like any other plan. This class only gathers what the decision needs (the survivors, their
  * load, the coefficients) and asks {@link Pipelines} for the path.
  */
@@ -46,7 +48,7 @@ final class PipelinedRepair {
    */
   static Plan plan(ReconstructionContext ctx, CodeSpec spec, int lost, int[] available,
                    Map<Integer, Deque<DatanodeInfo>> sources, java.util.function.IntFunction<ExtendedBlock> blockOf,
-                   StripedLayout layout, long groupLength, long groupId) {
+                   StripedLayout layout, long groupLength, long groupId, String requestorRack) {
     List<Integer> stored = new ArrayList<>();
     List<Integer> zeros = new ArrayList<>();
     for (int u : available) {
@@ -63,7 +65,7 @@ final class PipelinedRepair {
         chosen.add(u);
       }
       return chain(spec, lost, chosen.stream().mapToInt(Integer::intValue).sorted().toArray(), path, sources, layout,
-          groupLength, ctx.pipelineSliceBytes());
+          groupLength, ctx.pipelineSliceBytes(), requestorRack);
     }
     Map<Integer, Integer> coef = coefficients(spec, lost, available, layout, groupLength);
     if (coef.isEmpty()) {
@@ -73,18 +75,23 @@ final class PipelinedRepair {
     checkSources(helpers, sources);
     int[] path = Pipelines.leastLoadedPath(helpers, AgentLoads.probe(ctx, helpers, sources, blockOf), helpers.length, unit,
         groupId);
-    return chain(spec, lost, available, path, sources, layout, groupLength, ctx.pipelineSliceBytes());
+    return chain(spec, lost, available, path, sources, layout, groupLength, ctx.pipelineSliceBytes(), requestorRack);
   }
 
-  /** The chain along {@code path} of the repair of {@code lost} from {@code from}; helpers with a zero term are left out. */
+  /**
+   * The chain along {@code path} of the repair of {@code lost} from {@code from}, each rack's
+   * helpers together and the requestor's rack last ({@link Pipelines#groupByRack}); helpers with
+   * a zero term are left out.
+   */
   private static Plan chain(CodeSpec spec, int lost, int[] from, int[] path, Map<Integer, Deque<DatanodeInfo>> sources,
-                            StripedLayout layout, long groupLength, int sliceBytes) {
+                            StripedLayout layout, long groupLength, int sliceBytes, String requestorRack) {
     Map<Integer, Integer> coef = coefficients(spec, lost, from, layout, groupLength);
-    int[] order = IntStream.of(path).filter(coef::containsKey).toArray();
-    if (order.length == 0) {
+    int[] byLoad = IntStream.of(path).filter(coef::containsKey).toArray();
+    if (byLoad.length == 0) {
       return null;
     }
-    checkSources(order, sources);
+    checkSources(byLoad, sources);
+    int[] order = Pipelines.groupByRack(byLoad, racksOf(byLoad, sources), requestorRack);
     int[] coefs = new int[order.length];
     for (int i = 0; i < order.length; i++) {
       coefs[i] = coef.get(order[i]);
@@ -106,6 +113,22 @@ final class PipelinedRepair {
     coef.keySet().removeIf(unit -> layout.internalBlockLength(groupLength, unit) == 0);
     coef.values().removeIf(c -> c == 0);
     return coef;
+  }
+
+  /** The hops of a chain from this class that cross racks (each carries one block). */
+  static int crossRackHops(Plan chain, Map<Integer, Deque<DatanodeInfo>> sources, String requestorRack) {
+    @SuppressWarnings("unchecked")
+    int[] path = ((List<Integer>) chain.details().get("path")).stream().mapToInt(Integer::intValue).toArray();
+    return Pipelines.crossRackHops(path, racksOf(path, sources), requestorRack);
+  }
+
+  /** The rack (network location, as the NameNode knows it) of the source of each helper. */
+  private static String[] racksOf(int[] helpers, Map<Integer, Deque<DatanodeInfo>> sources) {
+    String[] racks = new String[helpers.length];
+    for (int i = 0; i < helpers.length; i++) {
+      racks[i] = sources.get(helpers[i]).peekFirst().getNetworkLocation();
+    }
+    return racks;
   }
 
   private static void checkSources(int[] helpers, Map<Integer, Deque<DatanodeInfo>> sources) {

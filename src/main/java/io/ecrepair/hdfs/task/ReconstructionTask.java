@@ -82,6 +82,7 @@ public final class ReconstructionTask implements Runnable {
   private long bytesWritten;
   private int replacements;
   private boolean validated;
+  private int crossRackHops = -1;
   private long planNanos;
   /** When the first row's wait began and the last row was written (System.nanoTime; 0 = never). */
   private long firstRowAt;
@@ -144,14 +145,15 @@ public final class ReconstructionTask implements Runnable {
       TaskReport report = new TaskReport("ec-repair", ctx.name(), order.policy().getName(),
           order.policy().getCodecName().toLowerCase(java.util.Locale.ROOT), order.blockGroup().getBlockId(), lost,
           route, perHelper, bytesRead.sum(), bytesWritten, lostBytes, (end - start) / 1e9, replacements,
-          validated, error, nodeTraffic);
+          validated, error, nodeTraffic, crossRackHops);
       ctx.metrics().record(report);
       ReconstructionLog.add(report);
       if (error == null) {
         long setup = firstRowAt == 0 ? 0 : Math.max(0, firstRowAt - start - planNanos);
         long finish = lastRowAt == 0 ? 0 : end - lastRowAt;
-        LOG.info("ec-repair: rebuilt {} ({}) reading {} bytes for {} lost bytes in {} s (planning {} s, setting up {} s, "
-            + "waiting for helpers {} s, coding {} s, writing {} s, finishing {} s)", order, route, report.bytesRead(),
+        LOG.info("ec-repair: rebuilt {} ({}{}) reading {} bytes for {} lost bytes in {} s (planning {} s, setting up {} s, "
+            + "waiting for helpers {} s, coding {} s, writing {} s, finishing {} s)", order, route,
+            crossRackHops >= 0 ? ", " + crossRackHops + " hops between racks" : "", report.bytesRead(),
             lostBytes, seconds(end - start), seconds(planNanos), seconds(setup), seconds(readNanos),
             seconds(decodeNanos), seconds(writeNanos), seconds(finish));
       }
@@ -305,7 +307,7 @@ public final class ReconstructionTask implements Runnable {
     Plan chain;
     try {
       chain = PipelinedRepair.plan(ctx, spec, lost, available(sources, empty), sources, this::internalBlock, layout,
-          groupLength, order.blockGroup().getBlockId());
+          groupLength, order.blockGroup().getBlockId(), requestorRack());
     } catch (UndecodableException | IllegalStateException e) {
       LOG.warn("ec-repair: no repair chain for {}: {}; reading the helpers instead", order, e.getMessage());
       return 0;
@@ -315,6 +317,7 @@ public final class ReconstructionTask implements Runnable {
     if (chain == null) {
       return 0;
     }
+    crossRackHops = PipelinedRepair.crossRackHops(chain, sources, requestorRack());
     return distributed(chain, NodePart.compile(chain.graph(), chain.colors()), new int[] {lost}, sources, layout,
         groupLength, rows, ctx.pipelineSliceBytes(), targets, null, "chain");
   }
@@ -637,6 +640,11 @@ public final class ReconstructionTask implements Runnable {
       }
     }
     return ctx.defaultChecksum();
+  }
+
+  /** This DataNode's rack, as the NameNode knows it: the task runs on its first target. */
+  private String requestorRack() {
+    return order.targets()[0].getNetworkLocation();
   }
 
   /** Internal block {@code unit} of the task's block group. */

@@ -26,12 +26,14 @@ import java.util.Map;
  * @param nodeTraffic for a parallel repair, per internal block index of the plan (the lowest
  *     rebuilt one is this DataNode) {bytes received, bytes sent, bytes read from its replica};
  *     empty otherwise
+ * @param crossRackHops for a chain, its hops (the last into the rebuilding DataNode) from one
+ *     rack to another, each carrying one block; -1 for other routes
  */
 public record TaskReport(String engine, String datanode, String policy, String codec, long blockGroupId, int[] lost,
                          String route,
                          Map<Integer, Long> helperBytes, long bytesRead, long bytesWritten, long lostBytes,
                          double seconds, int helperReplacements, boolean validated, String error,
-                         Map<Integer, long[]> nodeTraffic) {
+                         Map<Integer, long[]> nodeTraffic, int crossRackHops) {
   public boolean succeeded() {
     return error == null;
   }
@@ -41,6 +43,7 @@ public record TaskReport(String engine, String datanode, String policy, String c
     return "TaskReport[" + engine + " " + policy + " group " + blockGroupId + " lost " + java.util.Arrays.toString(lost) + " on "
         + datanode + " (" + route + "): read " + bytesRead + " " + helperBytes + ", wrote " + bytesWritten + " of " + lostBytes
         + " in " + String.format("%.3f", seconds) + " s, replacements " + helperReplacements
-        + (validated ? ", validated" : "") + (error == null ? "" : ", FAILED: " + error) + "]";
+        + (validated ? ", validated" : "") + (crossRackHops >= 0 ? ", " + crossRackHops + " cross-rack hops" : "")
+        + (error == null ? "" : ", FAILED: " + error) + "]";
   }
 }

@@ -50,9 +50,15 @@ public final class RepairCluster implements AutoCloseable {
 
   public RepairCluster(File dir, int dataNodes, String codec, int k, int m, int cellSize, int cellsPerBlock,
                 Configuration extra) throws IOException {
+    this(dir, dataNodes, codec, k, m, cellSize, cellsPerBlock, extra, null);
+  }
+
+  /** The same, with DataNode i in rack {@code racks[i]}. */
+  public RepairCluster(File dir, int dataNodes, String codec, int k, int m, int cellSize, int cellsPerBlock,
+                Configuration extra, String[] racks) throws IOException {
     Configuration testDefaults = new Configuration(false);
     testDefaults.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 10);
-    this.hdfs = new MiniHdfs(dir, dataNodes, MiniHdfs.pluginConf(testDefaults, extra), x -> { });
+    this.hdfs = new MiniHdfs(dir, dataNodes, MiniHdfs.pluginConf(testDefaults, extra), x -> { }, racks);
     this.conf = hdfs.conf();
     this.cluster = hdfs.cluster();
     this.fs = hdfs.fileSystem();
