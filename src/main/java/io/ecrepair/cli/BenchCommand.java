@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks, side by side with Hadoop's own coders and raw ISA-L.",
     subcommands = {CoderBenchCommand.class, ReconstructionBenchCommand.class, DegradedReadBenchCommand.class,
-        ClusterBenchCommand.class})
+        ReadChoiceBenchCommand.class, ClusterBenchCommand.class})
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -139,6 +139,8 @@ public final class ClusterReport {
       Map<String, Object> m = common(r.policy(), "degraded-read", r.client().equals("stock") ? "hdfs-stock-client"
           : "ec-repair-client");
       m.put("mbPerSec", r.blockBytes() / r.degradedSeconds() / 1e6);
+      // How the read was served: HDFS's own decoder, or our client fetching the code's read set itself.
+      m.put("strategy", r.client().equals("stock") ? "stock" : "fetch");
       m.put("fileSystem", r.fileSystem());
       m.put("blockBytes", r.blockBytes());
       m.put("healthySeconds", r.healthySeconds());

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.IntStream;
 import org.apache.hadoop.hdfs.BlockMissingException;
 import org.apache.hadoop.hdfs.EcRepairStripedInputStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -213,7 +214,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
         windowLength = windowEnd - windowFrom;
       }
       if (!cached(group, r, needLost, windowFrom, windowLength)) {
-        repair = HelperChoice.choose(spec, needLost, units.available(), costs(units), windowLength);
+        int[] healthy = IntStream.range(0, k).filter(u -> want[u] != null && !units.lost(u)).toArray();
+        repair = HelperChoice.choose(spec, needLost, units.available(), costs(units), healthy);
       }
     }
 

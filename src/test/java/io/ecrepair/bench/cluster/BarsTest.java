@@ -116,6 +116,7 @@ class BarsTest {
     assertEquals(100L << 20, first.path("nodes").path("dn1").path("rxBytes").asLong());
     assertEquals("degraded-read", json.path("results").get(1).path("op").asText());
     assertEquals("hdfs-stock-client", json.path("results").get(1).path("impl").asText());
+    assertEquals("stock", json.path("results").get(1).path("strategy").asText());
     assertEquals("a note", json.path("notes").get(0).asText());
   }
 }
