@@ -65,6 +65,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   /** "internal block id@DataNode" -> its open reader; only the current group's are kept. */
   private final Map<String, UnitReader> readers = new HashMap<>();
   private final Map<DatanodeInfo, Integer> distances = new HashMap<>();
+  private final StaticCosts staticCosts;
   private long readersGroup = Long.MIN_VALUE;
   private ByteBuffer[] cells;
   private ByteBuffer[] rebuilt;
@@ -84,6 +85,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     this.cell = policy.getCellSize();
     this.rowCapacity = (long) k * cell;
     this.vector = spec.subPacketization() > 1;
+    this.staticCosts = StaticCosts.from(stream.conf());
   }
 
   DegradedReadStats stats() {
@@ -383,12 +385,15 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     return internal.getBlock().getBlockId() + "@" + internal.getLocations()[0].getXferAddr();
   }
 
-  /** The cost of a byte from each unit's DataNode: 1 + network distance / 2 (0 for units holding no bytes). */
+  /**
+   * The cost of a byte from each unit's DataNode: 1 + network distance / 2, times the operator's
+   * factor for it ({@link StaticCosts}); 0 for units holding no bytes.
+   */
   private double[] costs(GroupUnits units) {
     double[] cost = new double[n];
     for (int u = 0; u < n; u++) {
       DatanodeInfo node = units.node(u);
-      cost[u] = node == null ? 0 : 1 + distance(node) / 2.0;
+      cost[u] = node == null ? 0 : (1 + distance(node) / 2.0) * staticCosts.of(node);
     }
     return cost;
   }

@@ -118,6 +118,11 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
     return src;
   }
 
+  /** The client's configuration (DFSClient keeps it package-private). */
+  public org.apache.hadoop.conf.Configuration conf() {
+    return client().getConfiguration();
+  }
+
   public DFSClient client() {
     return dfsClient;
   }
