@@ -53,9 +53,9 @@ public final class AgentChannels {
       this.token = token;
     }
 
-    /** The token of the request these connections serve (a value stream's sender proves its receiver with it). */
-    Token<BlockTokenIdentifier> token() {
-      return token;
+    /** A challenge about the request's block, minted by this DataNode, for a value stream's receiver to answer. */
+    AgentProof.Challenge challenge() throws IOException {
+      return AgentProof.Challenge.mint(datanode, block);
     }
 
     /**

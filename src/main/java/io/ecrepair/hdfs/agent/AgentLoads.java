@@ -40,12 +40,13 @@ public final class AgentLoads {
                              IntFunction<ExtendedBlock> blockOf) {
     List<Future<Long>> asked = new ArrayList<>();
     for (int u : units) {
-      InetSocketAddress agent = ctx.agentAddress(sources.get(u).peekFirst());
+      org.apache.hadoop.hdfs.protocol.DatanodeInfo source = sources.get(u).peekFirst();
+      InetSocketAddress agent = ctx.agentAddress(source);
       ExtendedBlock block = blockOf.apply(u);
       asked.add(ctx.readPool().submit(() -> {
         Token<BlockTokenIdentifier> token = ctx.datanode().getBlockAccessToken(block,
             EnumSet.of(BlockTokenIdentifier.AccessMode.READ), StorageType.EMPTY_ARRAY, new String[0]);
-        return RepairAgent.inboundLoad(ctx.datanode(), agent, block, token, PROBE_TIMEOUT_MS);
+        return RepairAgent.inboundLoad(ctx.datanode(), agent, source.getDatanodeUuid(), block, token, PROBE_TIMEOUT_MS);
       }));
     }
     long[] loads = new long[units.length];

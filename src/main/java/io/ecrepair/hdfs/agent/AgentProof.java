@@ -9,36 +9,46 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.EnumSet;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.EcRepairDataNodeAccess;
 import org.apache.hadoop.security.token.Token;
 
 /**
- * An agent proves it is the genuine agent of a DataNode of the cluster before a requester uses
- * anything it sends. With block tokens on, a request carries a fresh random challenge, and the
- * agent answers with a MAC of it keyed by the token's password, which only a holder of the
- * cluster's block keys can compute (the requester has the password from its token). An impostor
- * listening on the agent's port cannot answer and is left out, the repair going on without it.
- * Without block tokens there is nothing to prove with, and the agents trust the network as
- * HDFS's own data transfer does there. SASL, where configured, authenticates the ends as well.
+ * An agent proves it is the genuine agent of a DataNode of the cluster before anyone uses what it
+ * sends. With block tokens on, the requester (a DataNode) mints a token of its own for this
+ * purpose ({@code COPY} mode, so it is never the access token the request carries) and sends only
+ * its identifier with a fresh random nonce; the agent answers with its DataNode's id and
+ * HMAC-SHA256 keyed by that token's password over the purpose, its id and the nonce. The
+ * password is what the cluster's block keys give the identifier: only a holder of the keys can
+ * compute it, and nothing on the wire carries it, so something else on the agent's port cannot
+ * answer (the access token's password, which the request does carry, is no help). The id in the
+ * MAC binds the answer to one DataNode: another DataNode's agent cannot answer for this one.
+ * Without block tokens there is nothing to prove with, and the agents trust the network as HDFS's
+ * own data transfer does there. SASL, where configured, authenticates the ends as well.
  *
- * <p>The receiving end of a value stream proves itself the same way to the sender (so a hop
- * can only deliver a repair's values to a DataNode's agent), with a MAC of its own
- * {@link Purpose}: one kind of proof cannot stand in for the other.
+ * <p>The receiving end of a value stream proves itself the same way to the sender, which mints
+ * the challenge for its own block, so a hop can only deliver a repair's values to a DataNode's
+ * agent; each {@link Purpose} has its own context, so one kind of proof cannot stand in for the
+ * other.
  */
 public final class AgentProof {
   static final int NONCE_BYTES = 16;
   private static final int MAX_PROOF = 64;
+  private static final int MAX_ID = 256;
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   /** What a proof is for; each keys its MAC with its own context. */
   public enum Purpose {
     /** An agent answering a request (a part, ranges, a load probe). */
-    SERVE("hadoop-ec-repair agent proof v1"),
+    SERVE("hadoop-ec-repair agent proof v2"),
     /** An agent receiving a value stream of a distributed repair. */
-    RECEIVE("hadoop-ec-repair value stream receiver proof v1");
+    RECEIVE("hadoop-ec-repair value stream receiver proof v2");
 
     private final byte[] context;
 
@@ -46,79 +56,107 @@ public final class AgentProof {
       this.context = context.getBytes(StandardCharsets.US_ASCII);
     }
   }
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private AgentProof() {}
 
-  public static byte[] nonce() {
-    byte[] n = new byte[NONCE_BYTES];
-    RANDOM.nextBytes(n);
-    return n;
+  /** A requester's side of one proof: the token it minted (its password stays here) and the nonce. */
+  public static final class Challenge {
+    private final Token<BlockTokenIdentifier> secret;
+    private final byte[] nonce = new byte[NONCE_BYTES];
+
+    private Challenge(Token<BlockTokenIdentifier> secret) {
+      this.secret = secret;
+      RANDOM.nextBytes(nonce);
+    }
+
+    /** A challenge about {@code block}, minted by {@code datanode} (an empty token without block tokens). */
+    public static Challenge mint(DataNode datanode, ExtendedBlock block) throws IOException {
+      return new Challenge(datanode.getBlockAccessToken(block, EnumSet.of(BlockTokenIdentifier.AccessMode.COPY),
+          StorageType.EMPTY_ARRAY, new String[0]));
+    }
+
+    /** The identifier of the minted token (never its password) and the nonce. */
+    public void write(DataOutput out) throws IOException {
+      WireTokens.writeIdentifier(out, secret);
+      out.write(nonce);
+    }
+
+    /**
+     * Reads the agent's answer (or its refusal: {@code errorCode} and a message) and checks it:
+     * the MAC of the DataNode {@code expectedId} (any DataNode of the cluster when null).
+     */
+    public void expect(DataInput in, String expectedId, String agent, int errorCode, Purpose purpose)
+        throws IOException {
+      int length = in.readInt();
+      if (length == errorCode) {
+        throw new IOException(agent + " refused the request: " + in.readUTF());
+      }
+      if (length < 0 || length > MAX_PROOF) {
+        throw new IOException(agent + " sent a proof of " + length + " bytes");
+      }
+      byte[] proof = new byte[length];
+      in.readFully(proof);
+      String id = readId(in);
+      boolean right = secret.getPassword().length == 0 ? length == 0
+          : (expectedId == null || expectedId.equals(id))
+              && MessageDigest.isEqual(mac(secret.getPassword(), purpose, id, nonce), proof);
+      if (!right) {
+        throw new IOException(agent + " cannot prove it is a DataNode's repair agent holding the cluster's block "
+            + "keys; leaving it out");
+      }
+    }
   }
 
-  static byte[] readNonce(DataInput in) throws IOException {
-    byte[] n = new byte[NONCE_BYTES];
-    in.readFully(n);
-    return n;
-  }
-
-  /** The agent's answer to a request whose token checked out: a MAC of the challenge, or nothing without tokens. */
-  static byte[] prove(DataNode datanode, Token<BlockTokenIdentifier> token, byte[] nonce) throws IOException {
-    return prove(datanode, token.getIdentifier(), nonce, Purpose.SERVE);
+  /** What an agent read of a challenge: the identifier of the requester's token and the nonce. */
+  record Received(byte[] identifier, byte[] nonce) {
+    static Received read(DataInput in) throws IOException {
+      byte[] id = WireTokens.readIdentifier(in);
+      byte[] nonce = new byte[NONCE_BYTES];
+      in.readFully(nonce);
+      return new Received(id, nonce);
+    }
   }
 
   /**
-   * A proof for the token whose identifier is {@code identifier}: its password is what the
-   * cluster's block keys give that identifier (an identifier of an unknown or expired key has
-   * none, and is refused).
+   * The agent's answer: its DataNode's id and the MAC, or nothing without tokens. For a request
+   * ({@code block} not null) the challenge must be about that block, so an agent answers no
+   * challenge for anything else it is asked.
    */
-  static byte[] prove(DataNode datanode, byte[] identifier, byte[] nonce, Purpose purpose) throws IOException {
-    if (!EcRepairDataNodeAccess.blockTokensEnforced(datanode)) {
-      return new byte[0];
+  static void prove(DataOutput out, DataNode datanode, Received challenge, ExtendedBlock block, Purpose purpose)
+      throws IOException {
+    String id = datanode.getDatanodeUuid();
+    byte[] proof = new byte[0];
+    if (EcRepairDataNodeAccess.blockTokensEnforced(datanode)) {
+      TokenShape.check(challenge.identifier());
+      BlockTokenIdentifier token = new BlockTokenIdentifier();
+      token.readFields(new DataInputStream(new ByteArrayInputStream(challenge.identifier())));
+      if (block != null && (token.getBlockId() != block.getBlockId()
+          || !token.getBlockPoolId().equals(block.getBlockPoolId()))) {
+        throw new IOException("a challenge about another block");
+      }
+      proof = mac(datanode.getBlockPoolTokenSecretManager().retrievePassword(token), purpose, id, challenge.nonce());
     }
-    TokenShape.check(identifier);
-    BlockTokenIdentifier id = new BlockTokenIdentifier();
-    id.readFields(new DataInputStream(new ByteArrayInputStream(identifier)));
-    return mac(datanode.getBlockPoolTokenSecretManager().retrievePassword(id), nonce, purpose);
-  }
-
-  static void writeProof(DataOutput out, byte[] proof) throws IOException {
     out.writeInt(proof.length);
     out.write(proof);
+    out.writeUTF(id == null ? "" : id);
   }
 
-  /**
-   * The requester's side: reads the agent's proof (or its refusal, {@code errorCode} and a
-   * message) and checks it against the challenge and the token the request carried.
-   */
-  public static void expect(DataInput in, Token<BlockTokenIdentifier> token, byte[] nonce, String agent, int errorCode)
-      throws IOException {
-    expect(in, token, nonce, agent, errorCode, Purpose.SERVE);
+  private static String readId(DataInput in) throws IOException {
+    String id = in.readUTF();
+    if (id.length() > MAX_ID) {
+      throw new IOException("a DataNode id of " + id.length() + " characters");
+    }
+    return id;
   }
 
-  static void expect(DataInput in, Token<BlockTokenIdentifier> token, byte[] nonce, String agent, int errorCode,
-                     Purpose purpose) throws IOException {
-    int length = in.readInt();
-    if (length == errorCode) {
-      throw new IOException(agent + " refused the request: " + in.readUTF());
-    }
-    if (length < 0 || length > MAX_PROOF) {
-      throw new IOException(agent + " sent a proof of " + length + " bytes");
-    }
-    byte[] proof = new byte[length];
-    in.readFully(proof);
-    byte[] expected = token.getPassword().length == 0 ? new byte[0] : mac(token.getPassword(), nonce, purpose);
-    if (!MessageDigest.isEqual(expected, proof)) {
-      throw new IOException(agent + " cannot prove it holds the cluster's block keys: not a DataNode's repair "
-          + "agent; leaving it out");
-    }
-  }
-
-  private static byte[] mac(byte[] key, byte[] nonce, Purpose purpose) throws IOException {
+  static byte[] mac(byte[] key, Purpose purpose, String datanodeId, byte[] nonce) throws IOException {
     try {
       Mac m = Mac.getInstance("HmacSHA256");
       m.init(new SecretKeySpec(key, "HmacSHA256"));
       m.update(purpose.context);
+      byte[] id = datanodeId.getBytes(StandardCharsets.UTF_8);
+      m.update(new byte[] {(byte) (id.length >>> 8), (byte) id.length});
+      m.update(id);
       return m.doFinal(nonce);
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot compute an agent proof: " + e.getMessage(), e);

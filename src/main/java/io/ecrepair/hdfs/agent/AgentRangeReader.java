@@ -69,11 +69,12 @@ public final class AgentRangeReader implements RangeSource {
       }
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 8 * 1024));
       new RangeRequest(block, token, ranges).write(out);
-      byte[] nonce = AgentProof.nonce();
-      out.write(nonce);
+      AgentProof.Challenge challenge = connector.challenge(block);
+      challenge.write(out);
       out.flush();
       DataInputStream in = new DataInputStream(new BufferedInputStream(c.in(), 128 * 1024));
-      AgentProof.expect(in, token, nonce, "the repair agent of " + source, RangeRequest.ERROR);
+      challenge.expect(in, source.getDatanodeUuid(), "the repair agent of " + source, RangeRequest.ERROR,
+          AgentProof.Purpose.SERVE);
       int status = in.readInt();
       if (status != RangeRequest.OK) {
         throw new IOException("reading " + name + ": " + (status == RangeRequest.ERROR ? in.readUTF()

@@ -51,6 +51,11 @@ public final class DataNodeConnector implements BlockConnector {
     return datanode;
   }
 
+  /** A challenge about {@code block} for an agent to answer ({@link AgentProof}). */
+  public AgentProof.Challenge challenge(ExtendedBlock block) throws IOException {
+    return AgentProof.Challenge.mint(datanode, block);
+  }
+
   @Override
   public Token<BlockTokenIdentifier> token(ExtendedBlock block) throws IOException {
     return datanode.getBlockAccessToken(block, EnumSet.of(BlockTokenIdentifier.AccessMode.READ),

@@ -78,13 +78,13 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
         st.socket = c.socket();
         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 128 * 1024));
         PlanFrames.writeStreamHeader(out, sessionHi, sessionLo, node);
-        // No value leaves before the receiver proved it is a DataNode's agent (AgentProof).
-        WireTokens.writeIdentifier(out, dialer.token());
-        byte[] nonce = AgentProof.nonce();
-        out.write(nonce);
+        // No value leaves before the receiver proved it is a DataNode's agent (AgentProof): the
+        // challenge is minted here, so whoever sent the part request cannot answer it.
+        AgentProof.Challenge challenge = dialer.challenge();
+        challenge.write(out);
         out.flush();
-        AgentProof.expect(new DataInputStream(c.in()), dialer.token(), nonce, "the repair agent of node " + g.peer()
-            + " at " + to, PlanFrames.ERROR, AgentProof.Purpose.RECEIVE);
+        challenge.expect(new DataInputStream(c.in()), null, "the repair agent of node " + g.peer() + " at " + to,
+            PlanFrames.ERROR, AgentProof.Purpose.RECEIVE);
         st.writer = threads.submit(() -> write(st, out, g.peer()));
       }
     } catch (IOException | RuntimeException e) {

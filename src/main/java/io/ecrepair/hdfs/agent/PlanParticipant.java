@@ -29,6 +29,8 @@ final class PlanParticipant {
   private static final Logger LOG = LoggerFactory.getLogger(PlanParticipant.class);
 
   private final AgentContext ctx;
+  /** A part's inbound bytes counted in the DataNode's load at most (a requester chooses the numbers). */
+  static final long MAX_EXPECTED = 64L << 30;
   private final LocalRangeServer files;
   private final AtomicLong inbound;
 
@@ -42,11 +44,17 @@ final class PlanParticipant {
     String name = "part " + req.part().node() + " of repair " + Long.toHexString(req.sessionLo()) + " on "
         + ctx.name();
     SliceGeometry geometry = new SliceGeometry(req.firstRow(), req.rows(), req.subchunkBytes(), req.pieceBytes());
-    long expected = (long) req.part().valuesIn() * req.subchunkBytes() * req.rows();
+    // What this part will receive, for the load it reports; no more than a part can take in.
+    long expected = Math.min(MAX_EXPECTED, (long) req.part().valuesIn() * req.subchunkBytes() * req.rows());
     PlanSession session = new PlanSession(name, req.part(), geometry.pieceBytes(), ctx.stallMillis(), inbound,
         expected);
     PlanSessions sessions = ctx.sessions();
-    sessions.register(req.sessionHi(), req.sessionLo(), session);
+    try {
+      sessions.register(req.sessionHi(), req.sessionLo(), session);
+    } catch (IllegalStateException taken) {
+      session.cancel("a session of that id runs"); // gives back the load it counted
+      throw new IOException("a repair session of that id already runs here");
+    }
     PeerSenders senders = null;
     LeafRows leaves = null;
     PartRunner runner = null;

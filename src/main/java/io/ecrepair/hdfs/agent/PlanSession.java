@@ -64,6 +64,11 @@ public final class PlanSession implements PartRunner.Inbox {
    * Reads node {@code from}'s stream into its queue until the stream ends (on the calling
    * agent thread); a failure is queued for the part to meet.
    */
+  /** Whether node {@code from} sends this part values (and has not attached its stream yet). */
+  boolean expectsSender(int from) {
+    return queues.containsKey(from) && !attached.contains(from);
+  }
+
   void attach(int from, Socket socket, DataInputStream in) {
     BlockingQueue<Object> q = queues.get(from);
     if (q == null || !attached.add(from)) {

@@ -36,7 +36,7 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
     }
     long end = 0;
     for (long[] r : ranges) {
-      if (r[0] < end || r[1] <= 0 || r[0] + r[1] > block.getNumBytes()) {
+      if (r[0] < end || r[1] <= 0 || r[0] > block.getNumBytes() - r[1]) { // no overflow in r[0] + r[1]
         throw new IllegalArgumentException("range [" + r[0] + ", +" + r[1] + ") is not sorted, disjoint and inside the "
             + block.getNumBytes() + " bytes of " + block);
       }
@@ -74,7 +74,7 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
     if (count < 1 || count > MAX_RANGES) {
       throw new IOException("a range request has 1.." + MAX_RANGES + " ranges, not " + count);
     }
-    List<long[]> ranges = new ArrayList<>(count);
+    List<long[]> ranges = new ArrayList<>(Math.min(count, 1024)); // grows as the bytes arrive
     for (int i = 0; i < count; i++) {
       ranges.add(new long[] {in.readLong(), in.readLong()});
     }

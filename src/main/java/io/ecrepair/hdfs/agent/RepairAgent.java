@@ -154,7 +154,7 @@ public final class RepairAgent implements Closeable {
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel.out, 128 * 1024));
       RangeRequest rangeReq = null;
       PlanPartRequest partReq = null;
-      byte[] nonce = null;
+      AgentProof.Received challenge = null;
       try {
         int magic = in.readInt();
         if (magic == PlanPartRequest.LOAD_PROBE) {
@@ -167,10 +167,10 @@ public final class RepairAgent implements Closeable {
         }
         if (magic == PlanPartRequest.MAGIC) {
           partReq = PlanPartRequest.readAfterMagic(in);
-          nonce = AgentProof.readNonce(in);
+          challenge = AgentProof.Received.read(in);
         } else if (magic == RangeRequest.MAGIC) {
           rangeReq = RangeRequest.readAfterMagic(in);
-          nonce = AgentProof.readNonce(in);
+          challenge = AgentProof.Received.read(in);
         } else {
           throw new IOException("not a repair agent request (magic " + Integer.toHexString(magic) + ")");
         }
@@ -180,11 +180,12 @@ public final class RepairAgent implements Closeable {
         return;
       }
       if (rangeReq != null) {
-        serveRanges(rangeReq, nonce, out);
+        serveRanges(rangeReq, challenge, out);
         return;
       }
       try {
         checkReadAccess(partReq.token(), partReq.block());
+        AgentProof.prove(out, ctx.datanode(), challenge, partReq.block(), AgentProof.Purpose.SERVE);
       } catch (IOException e) {
         LOG.warn("ec-repair: repair agent on {} refused a plan part for {}: {}", ctx.name(), partReq.block(),
             e.getMessage());
@@ -193,7 +194,6 @@ public final class RepairAgent implements Closeable {
         out.flush();
         return;
       }
-      AgentProof.writeProof(out, AgentProof.prove(ctx.datanode(), partReq.token(), nonce));
       participant.serve(partReq, s, in, out);
       partsServed.increment();
     } catch (IOException e) {
@@ -216,15 +216,14 @@ public final class RepairAgent implements Closeable {
     long hi = in.readLong();
     long lo = in.readLong();
     int from = in.readInt();
-    byte[] identifier = WireTokens.readIdentifier(in);
-    byte[] nonce = AgentProof.readNonce(in);
+    AgentProof.Received challenge = AgentProof.Received.read(in);
     PlanSession session = ctx.sessions().get(hi, lo);
-    if (session == null) {
-      LOG.debug("ec-repair: repair agent on {} got a stream for no session it knows", ctx.name());
-      return;
+    if (session == null || !session.expectsSender(from)) {
+      LOG.debug("ec-repair: repair agent on {} got a stream for no session or sender it knows", ctx.name());
+      return; // and proves nothing: no proof for whoever asks
     }
     try {
-      AgentProof.writeProof(out, AgentProof.prove(ctx.datanode(), identifier, nonce, AgentProof.Purpose.RECEIVE));
+      AgentProof.prove(out, ctx.datanode(), challenge, null, AgentProof.Purpose.RECEIVE);
     } catch (IOException | RuntimeException e) {
       LOG.warn("ec-repair: repair agent on {} cannot prove itself to a value stream's sender: {}", ctx.name(), e.toString());
       PlanFrames.writeError(out, "the sender's token is not one of this cluster's");
@@ -236,10 +235,10 @@ public final class RepairAgent implements Closeable {
   }
 
   /** A helper's ranges for a repair done elsewhere, from this DataNode's replica. */
-  private void serveRanges(RangeRequest req, byte[] nonce, DataOutputStream out) throws IOException {
+  private void serveRanges(RangeRequest req, AgentProof.Received challenge, DataOutputStream out) throws IOException {
     try {
       checkReadAccess(req.token(), req.block());
-      AgentProof.writeProof(out, AgentProof.prove(ctx.datanode(), req.token(), nonce));
+      AgentProof.prove(out, ctx.datanode(), challenge, req.block(), AgentProof.Purpose.SERVE);
       ranges.serve(req, out);
       rangeRequestsServed.increment();
     } catch (Exception e) {
@@ -280,22 +279,23 @@ public final class RepairAgent implements Closeable {
   private void answerLoadProbe(DataInputStream in, DataOutputStream out) throws IOException {
     ExtendedBlock block = new ExtendedBlock(in.readUTF(), in.readLong(), 0, in.readLong());
     org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token = WireTokens.read(in);
-    byte[] nonce = AgentProof.readNonce(in);
+    AgentProof.Received challenge = AgentProof.Received.read(in);
     checkReadAccess(token, block);
     if (ctx.datanode().getFSDataset().getStoredBlock(block.getBlockPoolId(), block.getBlockId()) == null) {
       throw new IOException("a load probe names " + block + ", which this DataNode does not hold");
     }
-    AgentProof.writeProof(out, AgentProof.prove(ctx.datanode(), token, nonce));
+    AgentProof.prove(out, ctx.datanode(), challenge, block, AgentProof.Purpose.SERVE);
     out.writeLong(ctx.inbound().get());
     out.flush();
   }
 
   /**
-   * The bytes the repairs on the DataNode of {@code agent} still expect to receive (its
-   * downlink's backlog), asked by DataNode {@code prober}, or -1 when it does not answer within
-   * {@code timeoutMs}; {@code block} is a block of that DataNode, {@code token} a token to read it.
+   * The bytes the repairs on DataNode {@code datanodeId} (its agent at {@code agent}) still expect
+   * to receive (its downlink's backlog), asked by DataNode {@code prober}, or -1 when it does not
+   * answer within {@code timeoutMs}; {@code block} is a block of that DataNode, {@code token} a
+   * token to read it.
    */
-  public static long inboundLoad(DataNode prober, InetSocketAddress agent, ExtendedBlock block,
+  public static long inboundLoad(DataNode prober, InetSocketAddress agent, String datanodeId, ExtendedBlock block,
                                  org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, int timeoutMs) {
     try (AgentChannels.Channel c = AgentChannels.dialer(prober, block, token).dial(agent, timeoutMs, timeoutMs, 0)) {
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out()));
@@ -304,11 +304,11 @@ public final class RepairAgent implements Closeable {
       out.writeLong(block.getBlockId());
       out.writeLong(block.getGenerationStamp());
       token.write(out);
-      byte[] nonce = AgentProof.nonce();
-      out.write(nonce);
+      AgentProof.Challenge challenge = AgentProof.Challenge.mint(prober, block);
+      challenge.write(out);
       out.flush();
       DataInputStream in = new DataInputStream(c.in());
-      AgentProof.expect(in, token, nonce, "the repair agent at " + agent, PlanPartRequest.ERROR);
+      challenge.expect(in, datanodeId, "the repair agent at " + agent, PlanPartRequest.ERROR, AgentProof.Purpose.SERVE);
       return in.readLong();
     } catch (IOException e) {
       return -1;

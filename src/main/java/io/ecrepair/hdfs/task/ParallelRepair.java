@@ -120,8 +120,8 @@ final class ParallelRepair {
       }
       for (Map.Entry<Integer, SentPart> c : controls.entrySet()) {
         DataInputStream in = new DataInputStream(c.getValue().channel().in());
-        AgentProof.expect(in, c.getValue().token(), c.getValue().nonce(), "node " + c.getKey() + "'s repair agent",
-            PlanPartRequest.ERROR);
+        c.getValue().challenge().expect(in, c.getValue().datanodeId(), "node " + c.getKey() + "'s repair agent",
+            PlanPartRequest.ERROR, AgentProof.Purpose.SERVE);
         int status = in.readInt();
         if (status != PlanPartRequest.READY) {
           throw new IOException("node " + c.getKey() + " refused its part: "
@@ -225,8 +225,8 @@ final class ParallelRepair {
     return max;
   }
 
-  /** A part sent to a helper's agent: its control connection, and the token and challenge its proof answers. */
-  private record SentPart(AgentChannels.Channel channel, Token<BlockTokenIdentifier> token, byte[] nonce) {}
+  /** A part sent to a helper's agent: its control connection, and the challenge its DataNode must answer. */
+  private record SentPart(AgentChannels.Channel channel, AgentProof.Challenge challenge, String datanodeId) {}
 
   /**
    * Opens the control connection to a helper's agent and sends its part.
@@ -256,10 +256,10 @@ final class ParallelRepair {
           ctx.datanode().getDnConf().getSocketTimeout(), (int) ctx.stallMillis(), 0);
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 64 * 1024));
       req.write(out);
-      byte[] nonce = AgentProof.nonce();
-      out.write(nonce);
+      AgentProof.Challenge challenge = connector.challenge(block);
+      challenge.write(out);
       out.flush();
-      return new SentPart(c, token, nonce);
+      return new SentPart(c, challenge, source.getDatanodeUuid());
     } catch (IOException e) {
       if (c != null) {
         c.close();

@@ -168,6 +168,14 @@ class AgentFuzzTest {
     }
   }
 
+  /** A challenge after a request: a token identifier about the block (the client's own, here) and a nonce. */
+  static void challenge(LocatedBlock internal, ByteArrayOutputStream bytes) throws IOException {
+    WireTokens.writeIdentifier(new DataOutputStream(bytes), internal.getBlockToken());
+    byte[] nonce = new byte[AgentProof.NONCE_BYTES];
+    new Random().nextBytes(nonce);
+    bytes.write(nonce);
+  }
+
   static LocatedBlock internalBlock(LocatedStripedBlock group, int index, int k, int cell) {
     for (int j = 0; j < group.getBlockIndices().length; j++) {
       if (group.getBlockIndices()[j] == index) {
@@ -182,14 +190,19 @@ class AgentFuzzTest {
         List.of(new long[] {0, 4096}, new long[] {CELL, 8192}));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     req.write(new DataOutputStream(bytes));
-    bytes.write(AgentProof.nonce());
+    challenge(internal, bytes);
     return bytes.toByteArray();
   }
 
   /** A genuine part (helper 1's of Clay's plan for lost block 0) whose peers point back at this agent. */
   static byte[] partRequest(CodeSpec spec, LocatedBlock internal, InetSocketAddress agent) throws IOException {
+    return partRequest(spec, internal, agent, 1);
+  }
+
+  /** The same for the part of node {@code node} (whose internal block {@code internal} is). */
+  static byte[] partRequest(CodeSpec spec, LocatedBlock internal, InetSocketAddress agent, int node) throws IOException {
     Plan plan = RepairCatalog.parallelPlan(spec, 0).orElseThrow();
-    var part = RepairCatalog.parts(plan).get(1);
+    var part = RepairCatalog.parts(plan).get(node);
     Map<Integer, PlanPartRequest.Peer> peers = new TreeMap<>();
     part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", agent.getPort())));
     int sub = CELL / spec.subPacketization();
@@ -197,7 +210,7 @@ class AgentFuzzTest {
         internal.getBlockSize(), CELL, sub, 0, 4, sub, part, peers);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     req.write(new DataOutputStream(bytes));
-    bytes.write(AgentProof.nonce());
+    challenge(internal, bytes);
     return bytes.toByteArray();
   }
 

@@ -29,8 +29,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * An impostor on a helper's agent port (the agent went away and something else took the port)
- * answers range requests with bytes of its own, with valid checksums for them, but cannot
- * prove it holds the cluster's block keys: the rebuilding DataNode leaves it out, reads that
+ * answers range requests with bytes of its own, with valid checksums for them, and a proof as
+ * good as it can make: keyed by the password of the access token the request carried, in the
+ * helper's name. It still cannot prove it holds the cluster's block keys (the challenge is a
+ * token the requester minted and never sent the password of): the rebuilding DataNode leaves it out, reads that
  * helper through HDFS instead, and every rebuilt block equals the original. Without the proof
  * the impostor's bytes would be rebuilt into the block.
  */
@@ -59,7 +61,8 @@ class ImpostorAgentTest {
       try (ServerSocket impostor = new ServerSocket()) {
         impostor.setReuseAddress(true);
         impostor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-        Thread t = new Thread(() -> serveBogus(impostor, served), "impostor");
+        String helperId = helper.getDatanodeUuid();
+        Thread t = new Thread(() -> serveBogus(impostor, served, helperId), "impostor");
         t.setDaemon(true);
         t.start();
         c.loseAndVerify(c.holder(file, 0, 0)); // every internal block and the file, byte for byte
@@ -70,9 +73,9 @@ class ImpostorAgentTest {
 
   /**
    * Answers every range request with 0x77 bytes and their true CRC32C checksums, and every part
-   * request with readiness, each behind a proof it cannot compute.
+   * request with readiness, each behind the best proof it can compute.
    */
-  private static void serveBogus(ServerSocket server, AtomicInteger served) {
+  private static void serveBogus(ServerSocket server, AtomicInteger served, String helperId) {
     while (!server.isClosed()) {
       try (Socket s = server.accept()) {
         s.setSoTimeout(5000);
@@ -80,11 +83,10 @@ class ImpostorAgentTest {
         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
         int magic = in.readInt();
         if (magic == PlanPartRequest.MAGIC) {
-          PlanPartRequest.readAfterMagic(in);
-          AgentProof.readNonce(in);
+          PlanPartRequest part = PlanPartRequest.readAfterMagic(in);
+          AgentProof.Received challenge = AgentProof.Received.read(in);
           served.incrementAndGet();
-          out.writeInt(32);
-          out.write(new byte[32]);
+          bestProof(out, part.token().getPassword(), helperId, challenge);
           out.writeInt(PlanPartRequest.READY);
           out.flush();
           in.readInt(); // GO, or the requester hanging up
@@ -94,10 +96,9 @@ class ImpostorAgentTest {
           continue;
         }
         RangeRequest req = RangeRequest.readAfterMagic(in);
-        AgentProof.readNonce(in);
+        AgentProof.Received challenge = AgentProof.Received.read(in);
         served.incrementAndGet();
-        out.writeInt(32); // a proof it cannot compute
-        out.write(new byte[32]);
+        bestProof(out, req.token().getPassword(), helperId, challenge);
         out.writeInt(RangeRequest.OK);
         DataChecksum cs = DataChecksum.newDataChecksum(DataChecksum.Type.CRC32C, 512);
         out.writeByte(cs.getChecksumType().id);
@@ -118,5 +119,14 @@ class ImpostorAgentTest {
         // a requester that hung up, or the test closing the socket
       }
     }
+  }
+
+  /** The proof an impostor can make: the request's access-token password as the key, the helper's id. */
+  private static void bestProof(DataOutputStream out, byte[] accessPassword, String helperId,
+                                AgentProof.Received challenge) throws IOException {
+    byte[] mac = AgentProof.mac(accessPassword, AgentProof.Purpose.SERVE, helperId, challenge.nonce());
+    out.writeInt(mac.length);
+    out.write(mac);
+    out.writeUTF(helperId);
   }
 }

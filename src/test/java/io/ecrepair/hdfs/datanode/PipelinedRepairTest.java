@@ -91,23 +91,24 @@ class PipelinedRepairTest {
             continue;
           }
           DataNode dn = c.dataNode(ib.getLocations()[0]);
-          assertEquals(0, RepairAgent.inboundLoad(prober, agentOf(dn), ib.getBlock(), ib.getBlockToken(), 2000),
+          assertEquals(0, RepairAgent.inboundLoad(prober, agentOf(dn), dn.getDatanodeUuid(), ib.getBlock(), ib.getBlockToken(), 2000),
               "inbound backlog of " + dn);
           probed++;
           if (someOther != null && someOther.getLocations()[0].getXferPort() != dn.getXferPort()) {
             // Another DataNode's block and token: refused, the probe gets no answer.
-            assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(dn), someOther.getBlock(), someOther.getBlockToken(),
-                2000), "a probe with a token for another DataNode's block");
+            assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(dn), dn.getDatanodeUuid(), someOther.getBlock(),
+                someOther.getBlockToken(), 2000), "a probe with a token for another DataNode's block");
           }
           someOther = ib;
         }
       }
       assertTrue(probed >= 12, "probed the agents of the file's blocks");
       DataNode any = c.dataNode(someOther.getLocations()[0]);
-      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), someOther.getBlock(),
+      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
           new org.apache.hadoop.security.token.Token<>(), 2000), "a probe without a token");
       EcRepairDataNodePlugin.stopAgent(any);
-      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), someOther.getBlock(), someOther.getBlockToken(), 2000),
+      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+          someOther.getBlockToken(), 2000),
           "a probe of a stopped agent");
     }
   }
