@@ -68,7 +68,7 @@ public final class CostAwareReads {
     public int[] helpers() {
       List<Integer> h = new ArrayList<>();
       for (int u = 0; u < reads.length; u++) {
-        if (reads[u] != null && BitSet.valueOf(reads[u]).cardinality() > 0) {
+        if (counts[u] > 0) {
           h.add(u);
         }
       }
