@@ -223,6 +223,7 @@ free_subnet() {  # second octet of a 10.X.0.0/16 that no route of this machine u
 
 cmd_up() {
   DATANODES=17 RACKS=0 RATE=100 RACK_RATE=50 CLIENT_RATE= BLOCK_SIZE=$((16 << 20)) JVM_HEAP=512m
+  SLOW= SLOW_RATE=25
   DN_CONF=()
   while [[ $# -gt 0 ]]; do
     case $1 in
@@ -231,6 +232,8 @@ cmd_up() {
       --rate) RATE=$2; shift 2 ;;
       --rack-rate) RACK_RATE=$2; shift 2 ;;
       --client-rate) CLIENT_RATE=$2; shift 2 ;;
+      --slow) SLOW=$2; shift 2 ;;
+      --slow-rate) SLOW_RATE=$2; shift 2 ;;
       --block-size) BLOCK_SIZE=$2; shift 2 ;;
       --heap) JVM_HEAP=$2; shift 2 ;;
       --dn-conf) DN_CONF+=("$2"); shift 2 ;;
@@ -257,6 +260,7 @@ cmd_up() {
   {
     echo "ID=$id"; echo "SUBNET=10.$x"; echo "NN_IP=$NN_IP"; echo "DATANODES=$DATANODES"; echo "RACKS=$RACKS"
     echo "RATE=$RATE"; echo "RACK_RATE=$RACK_RATE"; echo "CLIENT_RATE=$CLIENT_RATE"; echo "BLOCK_SIZE=$BLOCK_SIZE"
+    echo "SLOW=$SLOW"; echo "SLOW_RATE=$SLOW_RATE"
     echo "JVM_HEAP=$JVM_HEAP"; printf 'DN_CONF=(%s)\n' "$(printf '%q ' "${DN_CONF[@]}")"
   } > "$STATE/env"
   : > "$STATE/nodes"
@@ -288,16 +292,19 @@ cmd_up() {
     done
     : > "$STATE/conf/racks.table"
   fi
-  local i rack ip gw
+  local i rack ip gw rate
   for i in $(seq 0 $((DATANODES - 1))); do
     if [[ $RACKS -gt 0 ]]; then rack=$(( i % RACKS + 1 )); ip=10.$x.$rack.$((10 + i)); gw=10.$x.$rack.254
     else rack=0; ip=10.$x.0.$((10 + i)); gw=-; fi
-    add_ns "$pre-dn$i"; plug "$pre-dn$i" "e${id}b$rack" "$ip/24" "$gw" "$RATE" "e${id}d$i"
+    rate=$RATE
+    [[ ",$SLOW," == *",$i,"* ]] && rate=$SLOW_RATE
+    add_ns "$pre-dn$i"; plug "$pre-dn$i" "e${id}b$rack" "$ip/24" "$gw" "$rate" "e${id}d$i"
     echo "dn$i $pre-dn$i $ip $rack dn" >> "$STATE/nodes"
     [[ $RACKS -gt 0 ]] && echo "$ip /rack$rack" >> "$STATE/conf/racks.table"
   done
 
   for n in nn client $(seq -f 'dn%g' 0 $((DATANODES - 1))); do write_conf "$n" "$(node_field "$n" 3)"; done
+  [[ -n $SLOW ]] && say "slow DataNodes: dn${SLOW//,/, dn} at ${SLOW_RATE} Mbit/s up and down"
   say "network: $DATANODES DataNodes at ${RATE} Mbit/s up and down (tbf), client ${CLIENT_RATE} Mbit/s, racks $RACKS$([[ $RACKS -gt 0 ]] && echo " behind a ${RACK_RATE} Mbit/s gateway"), subnet 10.$x.0.0/16"
   say "NameNode timing: heartbeat 1 s, recheck 500 ms (dead after 11 s), redundancy monitor every 1 s, max-streams 64, work multiplier 32, pending timeout 300 s"
   ip netns exec "$pre-nn" java -Xmx${JVM_HEAP} -cp "$STATE/conf/nn:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*" \

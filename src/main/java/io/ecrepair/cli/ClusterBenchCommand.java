@@ -65,9 +65,20 @@ final class ClusterBenchCommand implements Callable<Integer> {
       + "before each measured one, so every DataNode's JVM has compiled the repair paths (default: --groups; 0 = none).")
   Integer warmupGroups;
 
-  @Option(names = "--scenarios", defaultValue = Scenario.DEFAULTS, split = ",",
-      description = "Scenarios in order (default ${DEFAULT-VALUE}).")
+  @Option(names = "--scenarios", split = ",", description = "Scenarios in order (default " + Scenario.DEFAULTS
+      + "; with --slow-nodes " + Scenario.SLOW_DEFAULTS + "). A scenario is a policy, with +plugin (RS rebuilt by "
+      + "our plugin) or +central (Clay, Butterfly without parallel plans), and +costs (the cost model on).")
   List<String> scenarios;
+
+  @Option(names = "--slow-nodes", defaultValue = "0", description = "DataNodes given slower links (--slow-rate), "
+      + "spread evenly over the DataNodes so a run with the same options slows the same ones (default "
+      + "${DEFAULT-VALUE}). With slow nodes the run races each scenario without and with the cost model "
+      + "(+costs) and reads whole groups degraded; no single-block races.")
+  int slowNodes;
+
+  @Option(names = "--slow-rate", defaultValue = "25", description = "The slow DataNodes' uplink and downlink, "
+      + "Mbit/s (default ${DEFAULT-VALUE}).")
+  int slowRate;
 
   @Option(names = "--no-degraded-read", description = "Skip the degraded reads.")
   boolean noDegradedRead;
@@ -108,10 +119,11 @@ final class ClusterBenchCommand implements Callable<Integer> {
     LogFile.divert("bench cluster", err);
     long start = System.nanoTime();
     ClusterOptions cluster = new ClusterOptions(dataNodes, racks, rate, rackRate, clientRate == null ? rate : clientRate,
-        parseSize(blockSize), heap, Map.of());
-    ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster,
-        Scenario.parseList(String.join(",", scenarios)), groups, warmupGroups == null ? groups : warmupGroups,
-        !noDegradedRead, !noSingleBlock,
+        parseSize(blockSize), heap, Map.of(), ClusterOptions.spread(slowNodes, dataNodes), slowRate);
+    String scenarioList = scenarios != null ? String.join(",", scenarios)
+        : slowNodes > 0 ? Scenario.SLOW_DEFAULTS : Scenario.DEFAULTS;
+    ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster, Scenario.parseList(scenarioList), groups, warmupGroups == null ? groups : warmupGroups,
+        !noDegradedRead, !noSingleBlock && slowNodes == 0,
         policyFile != null ? policyFile.toAbsolutePath() : ShippedPolicies.defaultPolicyFile(), script(),
         state != null ? state.toAbsolutePath()
             : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-cluster-" + ProcessHandle.current().pid()),
@@ -141,6 +153,12 @@ final class ClusterBenchCommand implements Callable<Integer> {
     if (json.enabled) {
       JsonOutput.print(out, r.json(charts));
     } else {
+      if (!cluster.slowNodes().isEmpty()) {
+        out.printf(Locale.ROOT, "slow DataNodes: %s at %d Mbit/s; +costs = the cost model on (DataNodes: the "
+                + "operator's costs of the slow nodes in %s; client: costs measured as it reads)%n",
+            String.join(", ", cluster.slowNodes().stream().map(i -> "dn" + i).toList()), cluster.slowRateMbit(),
+            io.ecrepair.hdfs.StaticCosts.KEY);
+      }
       out.printf(Locale.ROOT, "%d DataNodes, links %d Mbit/s (client %d), racks %d, blocks %d MiB, %d groups per "
               + "scenario after two warm-up recoveries of %d; NameNode: heartbeat 1 s, dead after 11 s, redundancy "
               + "monitor every 1 s, reconstruction targets spread (SpreadRepairPlacementPolicy)%n%n",
@@ -163,8 +181,9 @@ final class ClusterBenchCommand implements Callable<Integer> {
       }
       if (!report.reads().isEmpty()) {
         out.println();
-        out.println("Degraded read of one whole lost data block from the client namespace (fetched = bytes the "
-            + "client's interface received, in blocks):");
+        out.println("Degraded read of one whole lost data block (or of the whole group, every read spanning the lost "
+            + "block) from the client namespace (fetched = bytes the client's interface received per block read, in "
+            + "blocks):");
         print(out, r.reads());
       }
       out.println();

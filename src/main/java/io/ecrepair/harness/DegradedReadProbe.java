@@ -159,13 +159,30 @@ public final class DegradedReadProbe {
    * unreachable from this namespace, so the read is a real degraded read while the NameNode
    * still thinks the node is fine (no reconstruction runs).
    *
-   * <p>Arguments: uri file k cellSize blockSize lostIndex healthyIndex seed stock|ec-repair; a
-   * lostIndex of -1 reads only the healthy block (the single-block race's baseline).
+   * <p>Arguments: uri file k cellSize blockSize lostIndex healthyIndex seed stock|ec-repair
+   * [--conf KEY=VALUE]... [--whole-group]; a lostIndex of -1 reads only the healthy block (the
+   * single-block race's baseline); {@code --conf} sets the client's configuration;
+   * {@code --whole-group} makes the degraded read one of the whole group, row by row (each
+   * read spans every data block, the lost one included), instead of the lost block's cells.
    */
   public static void main(String[] args) throws Exception {
-    if (args.length != 9) {
-      System.err.println("usage: DegradedReadProbe uri file k cellSize blockSize lostIndex healthyIndex seed stock|ec-repair");
+    if (args.length < 9) {
+      System.err.println("usage: DegradedReadProbe uri file k cellSize blockSize lostIndex healthyIndex seed "
+          + "stock|ec-repair [--conf KEY=VALUE]... [--whole-group]");
       System.exit(2);
+    }
+    Configuration clientConf = new Configuration();
+    boolean wholeGroup = false;
+    for (int i = 9; i < args.length; i++) {
+      if (args[i].equals("--whole-group")) {
+        wholeGroup = true;
+      } else if (args[i].equals("--conf") && i + 1 < args.length && args[i + 1].indexOf('=') > 0) {
+        String kv = args[++i];
+        clientConf.set(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+      } else {
+        System.err.println("DegradedReadProbe: unknown argument " + args[i]);
+        System.exit(2);
+      }
     }
     URI uri = URI.create(args[0]);
     Path file = new Path(args[1]);
@@ -176,7 +193,7 @@ public final class DegradedReadProbe {
     int healthy = Integer.parseInt(args[6]);
     PatternData data = new PatternData(Long.parseLong(args[7]));
     boolean stock = !args[8].equals("ec-repair");
-    DegradedReadProbe probe = new DegradedReadProbe(new Configuration(), uri, stock);
+    DegradedReadProbe probe = new DegradedReadProbe(clientConf, uri, stock);
     // Blocks of one cell row's width: the layout of a one-group file whatever its m.
     StripedLayout layout = new StripedLayout(k, 1, cell, blockSize);
     long groupLength = (long) k * blockSize;
@@ -189,7 +206,14 @@ public final class DegradedReadProbe {
           DegradedReadProbe::rxBytes);
       out.put("healthy", json(healthy, blockSize, read(fs, file, cells(layout, groupLength, 0, healthy, blockSize),
           data::matches, in -> { }, DegradedReadProbe::rxBytes)));
-      if (lost >= 0) {
+      if (lost >= 0 && wholeGroup) {
+        List<long[]> rows = new ArrayList<>();
+        for (long at = 0; at < groupLength; at += (long) k * cell) {
+          rows.add(new long[] {at, Math.min((long) k * cell, groupLength - at)});
+        }
+        out.put("degraded", json(lost, groupLength, read(fs, file, rows, data::matches, in -> { },
+            DegradedReadProbe::rxBytes)));
+      } else if (lost >= 0) {
         out.put("degraded", json(lost, blockSize, read(fs, file, cells(layout, groupLength, 0, lost, blockSize),
             data::matches, in -> { }, DegradedReadProbe::rxBytes)));
       }

@@ -1,5 +1,6 @@
 package io.ecrepair.harness;
 
+import io.ecrepair.hdfs.NodeCosts;
 import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import java.io.File;
@@ -85,6 +86,11 @@ public final class MiniHdfs implements AutoCloseable {
   /** The same, with DataNode i in rack {@code racks[i]} (null: one default rack). */
   public MiniHdfs(File baseDir, int dataNodes, Configuration conf, Consumer<String> progress, String[] racks)
       throws IOException {
+    // Its DataNodes share one host: what reads measure between them is noise, and the helper
+    // choices (and the bytes the demo and tests count) should not depend on it unless asked.
+    if (conf.get(NodeCosts.MEASURED_KEY) == null) {
+      conf.setBoolean(NodeCosts.MEASURED_KEY, false);
+    }
     this.conf = conf;
     this.ownDir = baseDir == null ? Files.createTempDirectory("ec-repair-minicluster") : null;
     File dir = baseDir != null ? baseDir : ownDir.resolve("dfs").toFile();

@@ -195,9 +195,23 @@ public final class Pipelines {
    * {@code rotation}, so concurrent chains spread over the helpers. Returns the path, head first.
    */
   public static int[] leastLoadedPath(int[] pool, long[] loads, int length, long unit, long rotation) {
+    double[] even = new double[pool.length];
+    Arrays.fill(even, 1);
+    return leastLoadedPath(pool, loads, even, length, unit, rotation);
+  }
+
+  /**
+   * {@link #leastLoadedPath(int[], long[], int, long, long)} on links of different speeds (FastDR's
+   * cost model): a byte through helper {@code pool[a]}'s links costs {@code costs[a]} (1 = a
+   * typical node), so a helper weighs what its downlink still carries plus the block it sends,
+   * times its cost, in whole units; slow helpers are left out of a chain when the code lets them
+   * and are its head (which only sends) when it does not.
+   */
+  public static int[] leastLoadedPath(int[] pool, long[] loads, double[] costs, int length, long unit,
+                                      long rotation) {
     int m = pool.length;
-    if (loads.length != m) {
-      throw new IllegalArgumentException(m + " helpers, " + loads.length + " loads");
+    if (loads.length != m || costs.length != m) {
+      throw new IllegalArgumentException(m + " helpers, " + loads.length + " loads, " + costs.length + " costs");
     }
     if (length < 1 || length > m) {
       throw new IllegalArgumentException("a path of " + length + " helpers from " + m + " candidates");
@@ -212,7 +226,7 @@ public final class Pipelines {
       byLoad[a] = a;
     }
     Arrays.sort(byLoad, java.util.Comparator.<Integer>comparingInt(a -> loads[a] < 0 ? 1 : 0)
-        .thenComparingLong(a -> Math.max(0, loads[a]) / unit)
+        .thenComparingLong(a -> (long) Math.floor((Math.max(0, loads[a]) / (double) unit + 1) * costs[a]))
         .thenComparingInt(a -> Math.floorMod(a - shift, m)));
     int[] path = new int[length];
     // The head: the next least loaded after the receivers, or the busiest when all must take part.

@@ -34,16 +34,26 @@ public final class PlanChoice {
    * @param prefer where a full tie starts looking (any int; taken modulo the candidates)
    */
   public static int soonest(List<Traffic> candidates, long[] backlog, long bytesPerSubchunk, int prefer) {
+    return soonest(candidates, backlog, new double[0], bytesPerSubchunk, prefer);
+  }
+
+  /**
+   * {@link #soonest(List, long[], long, int)} on links of different speeds (FastDR's cost
+   * model): what a node's links carry counts {@code nodeCost[node]} times (missing entries
+   * count as 1), so a slow node gets the plan that gives it the least to send and receive.
+   */
+  public static int soonest(List<Traffic> candidates, long[] backlog, double[] nodeCost, long bytesPerSubchunk,
+                            int prefer) {
     if (candidates.isEmpty()) {
       throw new IllegalArgumentException("no candidate plans");
     }
     int size = candidates.size();
     int start = Math.floorMod(prefer, size);
     int best = start;
-    double[] bestLinks = links(candidates.get(start), backlog, bytesPerSubchunk);
+    double[] bestLinks = links(candidates.get(start), backlog, nodeCost, bytesPerSubchunk);
     for (int step = 1; step < size; step++) {
       int i = (start + step) % size;
-      double[] l = links(candidates.get(i), backlog, bytesPerSubchunk);
+      double[] l = links(candidates.get(i), backlog, nodeCost, bytesPerSubchunk);
       if (Arrays.compare(l, bestLinks) < 0) {
         best = i;
         bestLinks = l;
@@ -54,23 +64,24 @@ public final class PlanChoice {
 
   /** Bytes the busiest link of {@code t} carries, the backlog of the downlinks it uses included. */
   public static double cost(Traffic t, long[] backlog, long bytesPerSubchunk) {
-    return links(t, backlog, bytesPerSubchunk)[0];
+    return links(t, backlog, new double[0], bytesPerSubchunk)[0];
   }
 
   /**
    * What each link {@code t} uses must carry (downlinks with their backlog, then uplinks), the
    * busiest first; links the plan does not use are left out.
    */
-  private static double[] links(Traffic t, long[] backlog, long bytesPerSubchunk) {
+  private static double[] links(Traffic t, long[] backlog, double[] nodeCost, long bytesPerSubchunk) {
     double[] l = new double[2 * t.nodeCount()];
     int used = 0;
     for (int node = 0; node < t.nodeCount(); node++) {
+      double cost = node < nodeCost.length ? nodeCost[node] : 1;
       if (t.in(node) > 0) {
         long waiting = node < backlog.length ? Math.max(0, backlog[node]) : 0;
-        l[used++] = -(waiting + (double) t.in(node) * bytesPerSubchunk);
+        l[used++] = -(waiting + (double) t.in(node) * bytesPerSubchunk) * cost;
       }
       if (t.out(node) > 0) {
-        l[used++] = -((double) t.out(node) * bytesPerSubchunk);
+        l[used++] = -((double) t.out(node) * bytesPerSubchunk) * cost;
       }
     }
     double[] sorted = Arrays.copyOf(l, Math.max(1, used));

@@ -39,6 +39,10 @@ public final class Bars {
 
   public static List<Bar> check(List<FullNodeRecovery.Result> recoveries, List<DegradedRead.Result> reads,
                                 List<SingleBlockRace.Result> singles) {
+    if (recoveries.stream().anyMatch(r -> Scenario.parse(r.scenario()).costs())
+        || reads.stream().anyMatch(DegradedRead.Result::costModel)) {
+      return costModel(recoveries, reads);
+    }
     List<Bar> bars = new ArrayList<>();
     FullNodeRecovery.Result base = recoveries.stream().filter(r -> isRs104(r.policy()) && !r.scenario().endsWith("+plugin"))
         .findFirst().orElse(null);
@@ -89,6 +93,50 @@ public final class Bars {
       double ratio = clayRead.degradedSeconds() / rs.degradedSeconds();
       bars.add(new Bar("degraded read CLAY-10-4 / stock RS-10-4 time", ratio, "<= 0.5", ratio <= CLAY_READ_RATIO,
           clayRead.client() + " client"));
+    }
+    return bars;
+  }
+
+  /** Cost model on a cluster with slow DataNodes (FastDR): reads, and RS recovery through the plugin. */
+  public static final double COST_READ_SPEEDUP = 1.25;
+  public static final double COST_RECOVERY_SPEEDUP = 1.2;
+
+  /**
+   * The bars of a run with slow DataNodes: the whole-group degraded read of RS-10-4 and
+   * CLAY-10-4 with the cost model against without, the RS-10-4 full-node recovery through the
+   * plugin with the DataNodes' costs against without, and bytes per rebuilt block.
+   */
+  static List<Bar> costModel(List<FullNodeRecovery.Result> recoveries, List<DegradedRead.Result> reads) {
+    List<Bar> bars = new ArrayList<>();
+    for (String prefix : new String[] {"RS-10-4-", "CLAY-10-4-"}) {
+      String name = "degraded read " + prefix.substring(0, prefix.length() - 1) + ", cost model vs without";
+      DegradedRead.Result without = reads.stream().filter(r -> r.policy().startsWith(prefix) && !r.costModel())
+          .findFirst().orElse(null);
+      DegradedRead.Result with = reads.stream().filter(r -> r.policy().startsWith(prefix) && r.costModel())
+          .findFirst().orElse(null);
+      String required = String.format(Locale.ROOT, ">= %.2fx", COST_READ_SPEEDUP);
+      if (without == null || with == null) {
+        bars.add(new Bar(name, null, required, null, "not run"));
+        continue;
+      }
+      double s = without.degradedSeconds() / with.degradedSeconds();
+      bars.add(new Bar(name, s, required, s >= COST_READ_SPEEDUP, String.format(Locale.ROOT,
+          "%.1f s vs %.1f s, fetching %.2f vs %.2f blocks per block", with.degradedSeconds(),
+          without.degradedSeconds(), with.fetchedBlocks(), without.fetchedBlocks())));
+    }
+    FullNodeRecovery.Result without = recoveries.stream().filter(r -> isRs104(r.policy())
+        && r.scenario().endsWith("+plugin")).findFirst().orElse(null);
+    FullNodeRecovery.Result with = recoveries.stream().filter(r -> isRs104(r.policy())
+        && r.scenario().endsWith("+plugin+costs")).findFirst().orElse(null);
+    bars.add(speedup("full-node recovery RS-10-4 through the plugin, cost-aware vs not", without, with,
+        COST_RECOVERY_SPEEDUP));
+    for (FullNodeRecovery.Result r : recoveries) {
+      bars.add(new Bar("every rebuilt block equal to the original, " + r.scenario(), null, "all", r.verified(),
+          r.lost().size() + " blocks"));
+    }
+    for (DegradedRead.Result r : reads) {
+      bars.add(new Bar("every byte read right, " + r.scenario() + (r.costModel() ? " with costs" : ""), null, "all",
+          r.verified(), r.client() + " client"));
     }
     return bars;
   }

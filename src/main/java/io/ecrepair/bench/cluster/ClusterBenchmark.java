@@ -3,6 +3,7 @@ package io.ecrepair.bench.cluster;
 import io.ecrepair.bench.cluster.ClusterHandle.Node;
 import io.ecrepair.harness.DegradedReadProbe;
 import io.ecrepair.harness.ShippedPolicies;
+import io.ecrepair.hdfs.StaticCosts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -86,7 +87,9 @@ public final class ClusterBenchmark {
       }
       Map<String, String> running = new java.util.HashMap<>(Map.of(
           Scenario.REBUILD_RS_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.REBUILD_RS_KEY, "false"),
-          Scenario.PARALLEL_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.PARALLEL_KEY, "true")));
+          Scenario.PARALLEL_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.PARALLEL_KEY, "true"),
+          StaticCosts.KEY, settings.cluster().dataNodeConf().getOrDefault(StaticCosts.KEY, "")));
+      String slowCosts = slowCosts(cluster);
       Set<String> readDone = new HashSet<>();
       long seed = 1;
       for (Scenario s : settings.scenarios()) {
@@ -98,6 +101,10 @@ public final class ClusterBenchmark {
         if (s.isVector()) {
           wanted.put(Scenario.PARALLEL_KEY, s.dataNodeConf().get(Scenario.PARALLEL_KEY));
         }
+        if (s.costs() && slowCosts.isEmpty()) {
+          throw new IllegalArgumentException(s.name() + ": '+costs' needs slow DataNodes (--slow-nodes)");
+        }
+        wanted.put(StaticCosts.KEY, s.costs() ? slowCosts : "");
         if (!wanted.equals(running)) {
           running = wanted;
           progress.accept("restarting every DataNode with " + new java.util.TreeMap<>(wanted));
@@ -127,7 +134,8 @@ public final class ClusterBenchmark {
           singles.add(one);
         }
         if (settings.degradedReads() && readDone.add(s.policy())) {
-          reads.addAll(degradedReads(degraded, s, policy, seed++, ourClient, notes));
+          reads.addAll(slowCosts.isEmpty() ? degradedReads(degraded, s, policy, seed++, ourClient, notes)
+              : costModelReads(degraded, s, policy, seed++, ourClient, notes));
         }
       }
     }
@@ -192,6 +200,51 @@ public final class ClusterBenchmark {
       degraded.cleanup(s.name());
     }
     return out;
+  }
+
+  /**
+   * With slow DataNodes: reads of the whole group (every read spans the lost block) by our
+   * client without and then with the cost model (it measures the DataNodes' costs as it reads),
+   * on the same file with the same DataNode unreachable; without the cost model an RS read is
+   * HDFS's own (the code's default choice: the first k blocks it can open).
+   */
+  private List<DegradedRead.Result> costModelReads(DegradedRead degraded, Scenario s, ErasureCodingPolicy policy,
+                                                   long seed, boolean ourClient, List<String> notes)
+      throws IOException, InterruptedException {
+    if (!ourClient) {
+      notes.add(s.policy() + ": no cost-model read race (needs hadoop-ec-repair's client FileSystem)");
+      return List.of();
+    }
+    List<DegradedRead.Result> out = new ArrayList<>();
+    long blockSize = settings.cluster().blockSize();
+    String name = s.policy() + "-costs";
+    Node holder = degraded.prepare(name, policy, blockSize, seed);
+    try {
+      for (boolean costModel : new boolean[] {false, true}) {
+        DegradedRead.Result r = degraded.run(name, policy, blockSize, seed, holder, true, costModel, true);
+        out.add(r);
+        progress.accept(String.format(java.util.Locale.ROOT, "%s: the whole group read %s the cost model in %.2f s, "
+            + "fetching %.2f blocks per block, %s", s.policy(), costModel ? "with" : "without", r.degradedSeconds(),
+            r.fetchedBlocks(), r.verified() ? "verified" : "WRONG BYTES"));
+      }
+    } finally {
+      degraded.cleanup(name);
+    }
+    return out;
+  }
+
+  /**
+   * The operator's costs of the slow DataNodes for {@value StaticCosts#KEY}: each one's IP at
+   * the ratio of the links' rates; empty when every DataNode has the same links.
+   */
+  private String slowCosts(ClusterHandle cluster) {
+    ClusterOptions c = settings.cluster();
+    List<String> entries = new ArrayList<>();
+    for (int i : c.slowNodes()) {
+      double factor = (double) c.rateMbit() / c.slowRateMbit();
+      entries.add(cluster.node("dn" + i).ip() + "=" + String.format(java.util.Locale.ROOT, "%.3g", factor));
+    }
+    return String.join(",", entries);
   }
 
   private DistributedFileSystem connect(ClusterHandle cluster) throws IOException {

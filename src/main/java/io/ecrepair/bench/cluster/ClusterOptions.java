@@ -11,9 +11,17 @@ import java.util.Map;
  * @param clientRateMbit the client namespace's link (degraded reads run there)
  * @param racks        0 = one flat bridge; else DataNodes round-robin over racks behind a router
  * @param rackRateMbit each rack gateway's rate
+ * @param slowNodes    indices of the DataNodes whose links run at {@code slowRateMbit} instead
  */
 public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit,
-                             long blockSize, String heap, Map<String, String> dataNodeConf) {
+                             long blockSize, String heap, Map<String, String> dataNodeConf, List<Integer> slowNodes,
+                             int slowRateMbit) {
+  /** The cluster without slow DataNodes. */
+  public ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit, long blockSize,
+                        String heap, Map<String, String> dataNodeConf) {
+    this(dataNodes, racks, rateMbit, rackRateMbit, clientRateMbit, blockSize, heap, dataNodeConf, List.of(), rateMbit);
+  }
+
   public ClusterOptions {
     if (dataNodes < 1 || dataNodes > 200) {
       throw new IllegalArgumentException("--datanodes must be between 1 and 200");
@@ -25,6 +33,25 @@ public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRat
       throw new IllegalArgumentException("link rates must be at least 1 Mbit/s");
     }
     dataNodeConf = Map.copyOf(dataNodeConf);
+    slowNodes = List.copyOf(slowNodes);
+    if (slowNodes.stream().anyMatch(i -> i < 0 || i >= dataNodes) || slowNodes.size() >= dataNodes) {
+      throw new IllegalArgumentException("--slow-nodes must be fewer than the DataNodes");
+    }
+    if (slowRateMbit < 1) {
+      throw new IllegalArgumentException("--slow-rate must be at least 1 Mbit/s");
+    }
+  }
+
+  /**
+   * {@code count} DataNodes spread evenly over the indices (0, 2, 5, 8, 11, 14 of 17 for 6), so
+   * that a run with the same options slows the same ones.
+   */
+  public static List<Integer> spread(int count, int dataNodes) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      out.add((int) ((long) i * dataNodes / count));
+    }
+    return out;
   }
 
   /** Arguments after {@code up --state DIR}. */
@@ -32,6 +59,10 @@ public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRat
     List<String> a = new ArrayList<>(List.of("--datanodes", Integer.toString(dataNodes), "--racks",
         Integer.toString(racks), "--rate", Integer.toString(rateMbit), "--rack-rate", Integer.toString(rackRateMbit),
         "--client-rate", Integer.toString(clientRateMbit), "--block-size", Long.toString(blockSize), "--heap", heap));
+    if (!slowNodes.isEmpty()) {
+      a.addAll(List.of("--slow", String.join(",", slowNodes.stream().map(String::valueOf).toList()), "--slow-rate",
+          Integer.toString(slowRateMbit)));
+    }
     a.addAll(confArguments(dataNodeConf));
     return a;
   }

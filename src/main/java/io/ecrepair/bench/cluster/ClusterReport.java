@@ -85,7 +85,9 @@ public final class ClusterReport {
     DegradedRead.Result base = report.reads().stream().filter(r -> r.policy().startsWith("RS-10-4-")
         && r.client().equals("stock")).findFirst().orElse(null);
     for (DegradedRead.Result r : report.reads()) {
-      rows.add(List.of(r.policy(), r.client(), f2(r.healthySeconds()), f2(r.degradedSeconds()), f2(r.slowdown()) + "x",
+      rows.add(List.of(r.policy() + (r.blocksRead() > 1 ? " (whole group)" : ""),
+          r.client() + (r.costModel() ? " +costs" : ""), f2(r.healthySeconds()), f2(r.degradedSeconds()),
+          f2(r.slowdown()) + "x",
           base == null ? "-" : f2(r.degradedSeconds() / base.degradedSeconds()) + "x", f2(r.fetchedBlocks()),
           f2(r.theoryBlocks()), r.verified() ? "yes" : "NO"));
     }
@@ -114,6 +116,7 @@ public final class ClusterReport {
       m.put("mbPerSec", r.lost().size() * (double) r.blockBytes() / r.repairSeconds() / 1e6);
       m.put("scenario", r.scenario());
       m.put("strategy", Scenario.parse(r.scenario()).strategy());
+      m.put("costModel", Scenario.parse(r.scenario()).costs());
       m.put("groups", r.groups());
       m.put("blockBytes", r.blockBytes());
       m.put("killed", r.victim());
@@ -138,9 +141,11 @@ public final class ClusterReport {
     for (DegradedRead.Result r : report.reads()) {
       Map<String, Object> m = common(r.policy(), "degraded-read", r.client().equals("stock") ? "hdfs-stock-client"
           : "ec-repair-client");
-      m.put("mbPerSec", r.blockBytes() / r.degradedSeconds() / 1e6);
+      m.put("mbPerSec", (double) r.blockBytes() * r.blocksRead() / r.degradedSeconds() / 1e6);
       // How the read was served: HDFS's own decoder, or our client fetching the code's read set itself.
       m.put("strategy", r.client().equals("stock") ? "stock" : "fetch");
+      m.put("costModel", r.costModel());
+      m.put("blocksRead", r.blocksRead());
       m.put("fileSystem", r.fileSystem());
       m.put("blockBytes", r.blockBytes());
       m.put("healthySeconds", r.healthySeconds());
@@ -186,6 +191,8 @@ public final class ClusterReport {
     cluster.put("rateMbit", c.rateMbit());
     cluster.put("rackRateMbit", c.rackRateMbit());
     cluster.put("clientRateMbit", c.clientRateMbit());
+    cluster.put("slowNodes", c.slowNodes().stream().map(i -> "dn" + i).toList());
+    cluster.put("slowRateMbit", c.slowNodes().isEmpty() ? null : c.slowRateMbit());
     cluster.put("blockBytes", c.blockSize());
     cluster.put("groups", report.settings().groups());
     cluster.put("warmupGroups", report.settings().warmupGroups());

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ecrepair.bench.cluster.ClusterHandle.Node;
 import io.ecrepair.harness.DegradedReadProbe;
 import io.ecrepair.harness.PatternData;
+import io.ecrepair.hdfs.NodeCosts;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.hadoop.fs.Path;
@@ -16,19 +18,35 @@ import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 /**
  * Degraded read: one full block group; the DataNode of data block 0 is made unreachable from
  * the client namespace; a probe JVM there reads the whole of data block 1 (healthy) and then of
- * block 0 (degraded), each cell by cell, with the stock client or ours.
+ * block 0 (degraded), each cell by cell, with the stock client or ours; or, on a cluster with
+ * slow DataNodes, the whole group row by row (reads that span every block, the lost one too).
  */
 public final class DegradedRead {
-  /** One probe run. */
+  /**
+   * One probe run.
+   *
+   * @param blocksRead data blocks the degraded read returned: 1 (the lost block), or k for a
+   *     read of the whole group
+   * @param costModel whether the client weighed measured costs of the DataNodes
+   */
   public record Result(String scenario, String policy, String client, String fileSystem, long blockBytes,
                        double healthySeconds, long healthyRxBytes, double degradedSeconds, long degradedRxBytes,
-                       boolean verified, double theoryBlocks) {
-    public double slowdown() {
-      return degradedSeconds / healthySeconds;
+                       boolean verified, double theoryBlocks, int blocksRead, boolean costModel) {
+    public Result(String scenario, String policy, String client, String fileSystem, long blockBytes,
+                  double healthySeconds, long healthyRxBytes, double degradedSeconds, long degradedRxBytes,
+                  boolean verified, double theoryBlocks) {
+      this(scenario, policy, client, fileSystem, blockBytes, healthySeconds, healthyRxBytes, degradedSeconds,
+          degradedRxBytes, verified, theoryBlocks, 1, false);
     }
 
+    /** The degraded read's time over that of as many healthy blocks. */
+    public double slowdown() {
+      return degradedSeconds / (healthySeconds * blocksRead);
+    }
+
+    /** Bytes the client's interface received per block returned, in blocks. */
     public double fetchedBlocks() {
-      return (double) degradedRxBytes / blockBytes;
+      return (double) degradedRxBytes / blockBytes / blocksRead;
     }
   }
 
@@ -72,18 +90,33 @@ public final class DegradedRead {
     throw new IOException("block 0 of " + file + " has no location");
   }
 
-  /** One probe run with the stock client ({@code ours} false) or hadoop-ec-repair's. */
+  /** One probe run with the stock client ({@code ours} false) or hadoop-ec-repair's, without measured costs. */
   public Result run(String scenario, ErasureCodingPolicy policy, long blockSize, long seed, Node lostHolder,
                     boolean ours) throws IOException, InterruptedException {
+    return run(scenario, policy, blockSize, seed, lostHolder, ours, false, false);
+  }
+
+  /**
+   * One probe run; {@code costModel}: the client measures the DataNodes' costs and reads around
+   * slow ones ({@value NodeCosts#MEASURED_KEY}); {@code wholeGroup}: the degraded read is of the
+   * whole group, row by row, instead of block 0 alone.
+   */
+  public Result run(String scenario, ErasureCodingPolicy policy, long blockSize, long seed, Node lostHolder,
+                    boolean ours, boolean costModel, boolean wholeGroup) throws IOException, InterruptedException {
     String client = ours ? "ec-repair" : "stock";
-    progress.accept(String.format("%s: degraded read of block 0 (%s unreachable from the client), %s client",
-        scenario, lostHolder.name(), client));
+    progress.accept(String.format("%s: degraded read of %s (%s unreachable from the client), %s client%s",
+        scenario, wholeGroup ? "the whole group" : "block 0", lostHolder.name(), client,
+        costModel ? " measuring costs" : ""));
+    List<String> args = new ArrayList<>(List.of(cluster.nameNodeUri(), file(scenario).toString(),
+        Integer.toString(policy.getNumDataUnits()), Integer.toString(policy.getCellSize()), Long.toString(blockSize),
+        "0", "1", Long.toString(seed), client, "--conf", NodeCosts.MEASURED_KEY + "=" + costModel));
+    if (wholeGroup) {
+      args.add("--whole-group");
+    }
     cluster.reach("client", lostHolder.name(), false);
     String out;
     try {
-      out = cluster.java("client", DegradedReadProbe.class.getName(), List.of(cluster.nameNodeUri(),
-          file(scenario).toString(), Integer.toString(policy.getNumDataUnits()), Integer.toString(policy.getCellSize()),
-          Long.toString(blockSize), "0", "1", Long.toString(seed), client));
+      out = cluster.java("client", DegradedReadProbe.class.getName(), args);
     } finally {
       cluster.reach("client", lostHolder.name(), true);
     }
@@ -93,7 +126,8 @@ public final class DegradedRead {
     double theory = ours ? RepairTheory.blocksRead(policy.getName(), 0) : RepairTheory.stockBlocksRead(policy.getName());
     return new Result(scenario, policy.getName(), client, j.path("fileSystem").asText(), blockSize,
         h.path("seconds").asDouble(), h.path("rxBytes").asLong(), d.path("seconds").asDouble(),
-        d.path("rxBytes").asLong(), h.path("verified").asBoolean() && d.path("verified").asBoolean(), theory);
+        d.path("rxBytes").asLong(), h.path("verified").asBoolean() && d.path("verified").asBoolean(), theory,
+        wholeGroup ? policy.getNumDataUnits() : 1, costModel);
   }
 
   /**

@@ -6,12 +6,15 @@ import java.util.List;
 
 /**
  * One benchmark scenario: a policy, for RS whether the DataNodes run with
- * {@code ecrepair.datanode.rebuild.rs=true} (our plugin rebuilds RS too), and for Clay and
+ * {@code ecrepair.datanode.rebuild.rs=true} (our plugin rebuilds RS too), for Clay and
  * Butterfly whether they run with {@code ecrepair.datanode.parallel=false} (the central
- * sub-chunk repair instead of the parallel plans). Written {@code POLICY}, {@code POLICY+plugin}
- * (RS) or {@code POLICY+central} (Clay, Butterfly), e.g. {@code CLAY-10-4-4096k+central}.
+ * sub-chunk repair instead of the parallel plans), and whether the cost model is on (for a
+ * cluster with slow DataNodes: the DataNodes get the operator's costs of the slow ones, and
+ * the degraded-read client measures costs; without it neither). Written {@code POLICY},
+ * {@code POLICY+plugin} (RS) or {@code POLICY+central} (Clay, Butterfly), with {@code +costs}
+ * after, e.g. {@code CLAY-10-4-4096k+central}, {@code RS-10-4-1024k+plugin+costs}.
  */
-public record Scenario(String policy, boolean pluginRebuildsRs, boolean central) {
+public record Scenario(String policy, boolean pluginRebuildsRs, boolean central, boolean costs) {
   public static final String REBUILD_RS_KEY = io.ecrepair.hdfs.task.DataNodeKeys.REBUILD_RS_KEY;
   public static final String PARALLEL_KEY = io.ecrepair.hdfs.task.DataNodeKeys.PARALLEL_KEY;
 
@@ -23,6 +26,9 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central)
   public static final String DEFAULTS =
       "RS-10-4-1024k,RS-10-4-1024k+plugin,CLAY-10-4-4096k+central,CLAY-10-4-4096k,BUTTERFLY-10-2-4096k,"
           + "LRC-L2-12-4-1024k";
+  /** With slow DataNodes: each of RS-10-4 through the plugin and CLAY-10-4, without and with the cost model. */
+  public static final String SLOW_DEFAULTS =
+      "RS-10-4-1024k+plugin,RS-10-4-1024k+plugin+costs,CLAY-10-4-4096k,CLAY-10-4-4096k+costs";
 
   public Scenario {
     Policy.parse(policy);
@@ -30,17 +36,25 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central)
 
   public static Scenario parse(String text) {
     String t = text.strip();
+    boolean costs = t.endsWith("+costs");
+    if (costs) {
+      t = t.substring(0, t.length() - "+costs".length());
+    }
     boolean plugin = t.endsWith("+plugin");
     boolean central = t.endsWith("+central");
     String policy = plugin ? t.substring(0, t.length() - "+plugin".length())
         : central ? t.substring(0, t.length() - "+central".length()) : t;
-    Scenario s = new Scenario(policy, plugin, central);
+    Scenario s = new Scenario(policy, plugin, central, costs);
     if (plugin && !s.isRs()) {
       throw new IllegalArgumentException("'+plugin' is for RS policies (our plugin always rebuilds " + policy + ")");
     }
     if (central && !s.isVector()) {
       throw new IllegalArgumentException("'+central' is for Clay and Butterfly policies (the others have no parallel "
           + "plans), not " + policy);
+    }
+    if (costs && s.isStockRs()) {
+      throw new IllegalArgumentException("'+costs' needs our plugin for RS (" + policy + "+plugin+costs): HDFS's own "
+          + "reconstruction has no cost model");
     }
     return s;
   }
@@ -102,7 +116,7 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central)
   }
 
   public String name() {
-    return policy + (pluginRebuildsRs ? "+plugin" : "") + (central ? "+central" : "");
+    return policy + (pluginRebuildsRs ? "+plugin" : "") + (central ? "+central" : "") + (costs ? "+costs" : "");
   }
 
   /** A scenario name made safe for an HDFS path. */

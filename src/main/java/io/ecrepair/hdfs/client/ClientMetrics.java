@@ -47,7 +47,19 @@ public final class ClientMetrics implements MetricsSource {
       {"CorruptReplicasReported", "helper replicas whose bytes failed their stored checksums, reported to the NameNode"},
       {"TimeMillis", "time spent in degraded reads, milliseconds"}};
 
+  /** A text attribute (a metrics2 tag): the DataNodes reads avoid now, as measured. */
+  static final String SLOW_NODES = "SlowDataNodes";
+  private static final String SLOW_NODES_MEANING =
+      "DataNodes whose measured cost per byte is above the typical one's, as address=factor (reads avoid them)";
+
   private ClientMetrics() {}
+
+  /** {@link #SLOW_NODES}'s value: {@code ip:port=factor,...}, empty when none. */
+  static String slowNodes() {
+    StringBuilder b = new StringBuilder();
+    ClientCosts.slowNodes().forEach((node, f) -> b.append(b.length() == 0 ? "" : ",").append(node).append('=').append(f));
+    return b.toString();
+  }
 
   /** Publishes the metrics, once per JVM and metrics system (called as a FileSystem initializes). */
   static synchronized void register(Configuration conf) {
@@ -94,12 +106,16 @@ public final class ClientMetrics implements MetricsSource {
     for (String[] m : METRICS) {
       rb.addCounter(Interns.info(m[0], m[1]), values.get(m[0]));
     }
+    rb.tag(Interns.info(SLOW_NODES, SLOW_NODES_MEANING), slowNodes());
   }
 
   /** The same values as a plain read-only MBean, for a JVM without a metrics system. */
   private static final class PlainBean implements DynamicMBean {
     @Override
     public Object getAttribute(String name) {
+      if (name.equals(SLOW_NODES)) {
+        return slowNodes();
+      }
       Long v = snapshot().get(name);
       if (v == null) {
         throw new IllegalArgumentException("no attribute " + name);
@@ -114,6 +130,8 @@ public final class ClientMetrics implements MetricsSource {
       for (String n : names) {
         if (values.containsKey(n)) {
           out.add(new Attribute(n, values.get(n)));
+        } else if (n.equals(SLOW_NODES)) {
+          out.add(new Attribute(n, slowNodes()));
         }
       }
       return out;
@@ -136,10 +154,12 @@ public final class ClientMetrics implements MetricsSource {
 
     @Override
     public MBeanInfo getMBeanInfo() {
-      MBeanAttributeInfo[] attrs = new MBeanAttributeInfo[METRICS.length];
+      MBeanAttributeInfo[] attrs = new MBeanAttributeInfo[METRICS.length + 1];
       for (int i = 0; i < METRICS.length; i++) {
         attrs[i] = new MBeanAttributeInfo(METRICS[i][0], "long", METRICS[i][1], true, false, false);
       }
+      attrs[METRICS.length] = new MBeanAttributeInfo(SLOW_NODES, String.class.getName(), SLOW_NODES_MEANING, true,
+          false, false);
       return new MBeanInfo(PlainBean.class.getName(), RECORD.description(), attrs, null, null, null);
     }
   }

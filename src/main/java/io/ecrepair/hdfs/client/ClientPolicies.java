@@ -12,6 +12,11 @@ public final class ClientPolicies {
    * butterfly and lrc-*; Hadoop's rs (whatever coder serves it) stays with HDFS.
    */
   public static boolean owns(ErasureCodingPolicy policy) {
-    return RepairCatalog.owns(policy, false);
+    return owns(policy, false);
+  }
+
+  /** As {@link #owns(ErasureCodingPolicy)}, Hadoop's rs included when {@code rsToo}. */
+  public static boolean owns(ErasureCodingPolicy policy, boolean rsToo) {
+    return RepairCatalog.owns(policy, rsToo);
   }
 }

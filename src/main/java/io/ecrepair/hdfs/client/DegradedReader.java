@@ -6,6 +6,8 @@ import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.exec.RowLoop;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.hdfs.HelperChoice;
+import io.ecrepair.hdfs.NodeCosts;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.ChecksumFailures;
@@ -65,7 +67,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   /** "internal block id@DataNode" -> its open reader; only the current group's are kept. */
   private final Map<String, UnitReader> readers = new HashMap<>();
   private final Map<DatanodeInfo, Integer> distances = new HashMap<>();
-  private final StaticCosts staticCosts;
+  private final NodeCosts costs;
   private long readersGroup = Long.MIN_VALUE;
   private ByteBuffer[] cells;
   private ByteBuffer[] rebuilt;
@@ -76,7 +78,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   private int cachedFrom;
   private int cachedLength;
 
-  DegradedReader(EcRepairStripedInputStream stream) {
+  DegradedReader(EcRepairStripedInputStream stream, NodeCosts costs) {
     this.stream = stream;
     this.policy = stream.policy();
     this.spec = RepairCatalog.spec(policy);
@@ -85,7 +87,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     this.cell = policy.getCellSize();
     this.rowCapacity = (long) k * cell;
     this.vector = spec.subPacketization() > 1;
-    this.staticCosts = StaticCosts.from(stream.conf());
+    this.costs = costs;
   }
 
   DegradedReadStats stats() {
@@ -315,14 +317,18 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   private Future<Long> fetch(LocatedStripedBlock group, GroupUnits units, int u, long rowBase, List<long[]> ranges,
                              ByteBuffer target) {
     UnitReader reader = reader(group, units, u);
+    DatanodeInfo node = units.node(u);
     return stream.readPool().submit(() -> {
       long before = reader.bytes.sum();
+      long start = System.nanoTime();
       reader.reader.read(ranges, (offset, data) -> {
         ByteBuffer into = target.duplicate();
         into.position((int) (offset - rowBase));
         into.put(data);
       });
-      return reader.bytes.sum() - before;
+      long bytes = reader.bytes.sum() - before;
+      costs.record(node, bytes, System.nanoTime() - start);
+      return bytes;
     });
   }
 
@@ -343,6 +349,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
           throw interrupted();
         }
         IOException io = cause instanceof IOException x ? x : new IOException(cause);
+        costs.recordFailure(units.node(u));
         if (failure == null) {
           failure = new HelperFailure(u, units.node(u), key(units.located(u)), io);
         }
@@ -386,14 +393,14 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   }
 
   /**
-   * The cost of a byte from each unit's DataNode: 1 + network distance / 2, times the operator's
-   * factor for it ({@link StaticCosts}); 0 for units holding no bytes.
+   * The cost of a byte from each unit's DataNode: 1 + network distance / 2, times its factor
+   * (the operator's and the measured one, {@link NodeCosts}); 0 for units holding no bytes.
    */
   private double[] costs(GroupUnits units) {
     double[] cost = new double[n];
     for (int u = 0; u < n; u++) {
       DatanodeInfo node = units.node(u);
-      cost[u] = node == null ? 0 : (1 + distance(node) / 2.0) * staticCosts.of(node);
+      cost[u] = node == null ? 0 : (1 + distance(node) / 2.0) * costs.of(node);
     }
     return cost;
   }

@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.client;
 
+import io.ecrepair.hdfs.NodeCosts;
 import java.io.IOException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -13,6 +14,7 @@ import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.EcRepairStripedInputStream;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
 
 /**
@@ -22,16 +24,20 @@ import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
  * <p>Only opening a file changes, and only for files whose erasure-coding policy is ours: they
  * get an {@link EcRepairStripedInputStream}, HDFS's striped stream whose reads of cells on an
  * unreadable internal block are rebuilt with the code's cheapest repair ({@link DegradedReader})
- * instead of HDFS's decoder. Healthy reads of such files, and every read of replicated files and
- * of other policies (Hadoop's RS included), are HDFS's own. {@code open(Path)},
+ * instead of HDFS's decoder. Files under Hadoop's RS policies are ours too while DataNodes' costs
+ * may differ ({@link NodeCosts}: measured, or set by the operator), since HDFS's reader always
+ * decodes from the first k blocks it can open. Healthy reads, and every read of replicated files
+ * and of other policies, are HDFS's own. {@code open(Path)},
  * {@code open(PathHandle)} and {@code openFile()} (which ends in {@code open}) all go through here.
  */
 public class EcRepairDistributedFileSystem extends DistributedFileSystem {
   private boolean verifyChecksum = true;
+  private NodeCosts costs;
 
   @Override
   public void initialize(java.net.URI uri, org.apache.hadoop.conf.Configuration conf) throws IOException {
     super.initialize(uri, conf);
+    costs = NodeCosts.from(conf, ClientCosts.measured(conf));
     ClientMetrics.register(conf);
   }
 
@@ -49,7 +55,7 @@ public class EcRepairDistributedFileSystem extends DistributedFileSystem {
       @Override
       public FSDataInputStream doCall(Path p) throws IOException {
         return wrap(EcRepairStripedInputStream.open(getClient(), pathName(p), verifyChecksum,
-            ClientPolicies::owns, DegradedReader::new));
+            EcRepairDistributedFileSystem.this::owns, s -> new DegradedReader(s, costs)));
       }
 
       @Override
@@ -63,8 +69,13 @@ public class EcRepairDistributedFileSystem extends DistributedFileSystem {
   public FSDataInputStream open(PathHandle fd, int bufferSize) throws IOException {
     countOpen();
     HdfsPathHandle id = fd instanceof HdfsPathHandle h ? h : new HdfsPathHandle(fd.bytes());
-    return wrap(EcRepairStripedInputStream.open(getClient(), id, verifyChecksum, ClientPolicies::owns,
-        DegradedReader::new));
+    return wrap(EcRepairStripedInputStream.open(getClient(), id, verifyChecksum, this::owns,
+        s -> new DegradedReader(s, costs)));
+  }
+
+  /** Our policies always; Hadoop's RS too when DataNodes' costs may differ (only our reader weighs them). */
+  private boolean owns(ErasureCodingPolicy policy) {
+    return ClientPolicies.owns(policy, costs.active());
   }
 
   /** As DistributedFileSystem's package-private getPathName. */

@@ -59,7 +59,8 @@ final class PipelinedRepair {
     int need = spec.k() - zeros.size();
     if (anyK && need > 0 && need <= stored.size()) {
       int[] pool = stored.stream().mapToInt(Integer::intValue).toArray();
-      int[] path = Pipelines.leastLoadedPath(pool, AgentLoads.probe(ctx, pool, sources, blockOf), need, unit, groupId);
+      int[] path = Pipelines.leastLoadedPath(pool, AgentLoads.probe(ctx, pool, sources, blockOf),
+          costs(ctx, pool, sources), need, unit, groupId);
       List<Integer> chosen = new ArrayList<>(zeros);
       for (int u : path) {
         chosen.add(u);
@@ -73,8 +74,8 @@ final class PipelinedRepair {
     }
     int[] helpers = coef.keySet().stream().mapToInt(Integer::intValue).toArray();
     checkSources(helpers, sources);
-    int[] path = Pipelines.leastLoadedPath(helpers, AgentLoads.probe(ctx, helpers, sources, blockOf), helpers.length, unit,
-        groupId);
+    int[] path = Pipelines.leastLoadedPath(helpers, AgentLoads.probe(ctx, helpers, sources, blockOf),
+        costs(ctx, helpers, sources), helpers.length, unit, groupId);
     return chain(spec, lost, available, path, sources, layout, groupLength, ctx.pipelineSliceBytes(), requestorRack);
   }
 
@@ -113,6 +114,15 @@ final class PipelinedRepair {
     coef.keySet().removeIf(unit -> layout.internalBlockLength(groupLength, unit) == 0);
     coef.values().removeIf(c -> c == 0);
     return coef;
+  }
+
+  /** The cost of a byte through each helper's DataNode ({@link ReconstructionContext#costs}). */
+  private static double[] costs(ReconstructionContext ctx, int[] helpers, Map<Integer, Deque<DatanodeInfo>> sources) {
+    double[] c = new double[helpers.length];
+    for (int i = 0; i < helpers.length; i++) {
+      c[i] = ctx.costs().of(sources.get(helpers[i]).peekFirst());
+    }
+    return c;
   }
 
   /** The hops of a chain from this class that cross racks (each carries one block). */

@@ -3,6 +3,8 @@ package io.ecrepair.hdfs.task;
 import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.RegionCoder;
 import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.hdfs.NodeCosts;
+import io.ecrepair.hdfs.StaticCosts;
 import io.ecrepair.hdfs.agent.AgentContext;
 import io.ecrepair.hdfs.agent.PlanPartRequest;
 import io.ecrepair.hdfs.agent.PlanSessions;
@@ -40,6 +42,7 @@ public final class ReconstructionContext implements AgentContext {
   private final int agentPortOffset;
   private final int pipelineSliceBytes;
   private final int helperReceiveBufferBytes;
+  private final NodeCosts costs;
   private final PlanSessions sessions = new PlanSessions();
   /** Bytes this DataNode's repairs (its tasks and the parts its agent runs) still expect to receive. */
   private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
@@ -87,6 +90,9 @@ public final class ReconstructionContext implements AgentContext {
           + PlanPartRequest.MAX_PIECE / 1024 + ", not " + pieceKb);
     }
     this.planPieceBytes = pieceKb * 1024;
+    // The operator's costs only: a task's helper reads share one row window, so each helper's
+    // throughput is the slowest one's and measuring it would tell the helpers apart by nothing.
+    this.costs = new NodeCosts(StaticCosts.from(conf), null);
     this.buffers = new BufferPool(Math.min(poolMb << 20, Runtime.getRuntime().maxMemory() / 4));
     AtomicInteger threads = new AtomicInteger();
     this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
@@ -94,6 +100,11 @@ public final class ReconstructionContext implements AgentContext {
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /** The cost of a byte from each DataNode ({@value StaticCosts#KEY}): helper choice and plan choice weigh it. */
+  public NodeCosts costs() {
+    return costs;
   }
 
   /** The DataNode as HDFS names its own metrics ({@code DataNodeActivity-<host>-<port>}): host:port. */

@@ -6,6 +6,7 @@ import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.exec.RowLoop;
 import io.ecrepair.gf.BufferPool;
+import io.ecrepair.hdfs.HelperChoice;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.agent.AgentLoads;
 import io.ecrepair.hdfs.agent.AgentRangeReader;
@@ -237,7 +238,7 @@ public final class ReconstructionTask implements Runnable {
         CellRowRepair repair;
         long planStart = System.nanoTime();
         try {
-          repair = RepairCatalog.plan(spec, lostSorted, available);
+          repair = HelperChoice.choose(spec, lostSorted, available, costs(sources), new int[0]);
           RepairCatalog.prepareSingleLosses(spec); // after ours: the preparer holds the code while it compiles
         } catch (UndecodableException e) {
           throw new IOException("cannot rebuild " + Arrays.toString(lostSorted) + " of " + order.policy().getName()
@@ -287,6 +288,13 @@ public final class ReconstructionTask implements Runnable {
       targets.closeAll();
     }
     return lostBytes;
+  }
+
+  /** Per unit, the cost of a byte from its first source ({@link NodeCosts}); 0 for units with none (zeros). */
+  private double[] costs(Map<Integer, Deque<DatanodeInfo>> sources) {
+    double[] cost = new double[order.code().n()];
+    sources.forEach((u, d) -> cost[u] = d.isEmpty() ? 0 : ctx.costs().of(d.peekFirst()));
+    return cost;
   }
 
   /** The units a repair may use: every one with a live source, and those that hold no bytes (zeros), sorted. */
@@ -371,7 +379,9 @@ public final class ReconstructionTask implements Runnable {
       long unit = (long) cellSize / spec.subPacketization() * fullRows;
       // Equal plans are taken in turn by group, so simultaneous tasks do not all load the first.
       int prefer = (int) Math.floorMod(order.blockGroup().getBlockId() >> 4, (long) parallelCount);
-      chosen = PlanChoice.soonest(candidates.stream().map(Plan::traffic).toList(), backlog, unit, prefer);
+      double[] cost = costs(sources);
+      cost[requestor] = 1; // the same node in every plan
+      chosen = PlanChoice.soonest(candidates.stream().map(Plan::traffic).toList(), backlog, cost, unit, prefer);
     }
     planNanos += System.nanoTime() - planStart;
     if (chosen >= parallelCount) {

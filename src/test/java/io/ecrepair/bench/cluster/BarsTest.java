@@ -86,6 +86,29 @@ class BarsTest {
   }
 
   @Test
+  void costModelRacesOnSlowDataNodes() {
+    List<FullNodeRecovery.Result> rs = List.of(
+        recovery("RS-10-4-1024k+plugin", "RS-10-4-1024k", 60, 10.2, 10, 18, 18),
+        recovery("RS-10-4-1024k+plugin+costs", "RS-10-4-1024k", 40, 10.2, 10, 18, 18));
+    DegradedRead.Result without = new DegradedRead.Result("CLAY-10-4-4096k-costs", "CLAY-10-4-4096k", "ec-repair", "fs",
+        16L << 20, 1.4, 17L << 20, 20, 170L << 20, true, 1, 10, false);
+    DegradedRead.Result with = new DegradedRead.Result("CLAY-10-4-4096k-costs", "CLAY-10-4-4096k", "ec-repair", "fs",
+        16L << 20, 1.4, 17L << 20, 18, 170L << 20, true, 1, 10, true);
+    List<Bars.Bar> bars = Bars.check(rs, List.of(without, with));
+    Bars.Bar recovery = bars.stream().filter(b -> b.name().startsWith("full-node recovery RS-10-4 through the plugin"))
+        .findFirst().orElseThrow();
+    assertEquals(1.5, recovery.measured(), 1e-9);
+    assertTrue(recovery.pass());
+    Bars.Bar clay = bars.stream().filter(b -> b.name().startsWith("degraded read CLAY-10-4")).findFirst().orElseThrow();
+    assertEquals(20.0 / 18, clay.measured(), 1e-9);
+    assertFalse(clay.pass(), "1.11x is short of 1.25x");
+    Bars.Bar rsRead = bars.stream().filter(b -> b.name().startsWith("degraded read RS-10-4")).findFirst().orElseThrow();
+    assertNull(rsRead.pass(), "not run, never passed");
+    assertTrue(bars.stream().noneMatch(b -> b.name().contains("vs stock RS-10-4")), "no homogeneous-cluster bars");
+    assertEquals(1.0 / 10 * 10.625, without.fetchedBlocks(), 1e-9, "170 MiB for ten 16 MiB blocks");
+  }
+
+  @Test
   void engineFromTaskCounters() {
     assertEquals("hdfs", recovery("a", "RS-6-3-1024k", 1, 1, 1, 0, 4).engine());
     assertEquals("ec-repair", recovery("a", "RS-6-3-1024k", 1, 1, 1, 4, 4).engine());

@@ -37,4 +37,26 @@ class ScenarioTest {
     assertThrows(IllegalArgumentException.class, () -> Scenario.parseList(" , "));
     assertThrows(IllegalArgumentException.class, () -> Scenario.parse("NOPE-1-1"));
   }
+
+  @Test
+  void costsSuffixAfterTheOthersAndNotForStockRs() {
+    List<Scenario> s = Scenario.parseList(Scenario.SLOW_DEFAULTS);
+    assertEquals(4, s.size());
+    assertFalse(s.get(0).costs());
+    assertTrue(s.get(1).costs());
+    assertTrue(s.get(1).pluginRebuildsRs());
+    assertEquals("RS-10-4-1024k+plugin+costs", s.get(1).name());
+    assertEquals(s.get(1), Scenario.parse(s.get(1).name()));
+    assertTrue(Scenario.parse("CLAY-10-4-1024k+central+costs").central());
+    assertThrows(IllegalArgumentException.class, () -> Scenario.parse("RS-10-4-1024k+costs"));
+    assertThrows(IllegalArgumentException.class, () -> Scenario.parse("RS-10-4-1024k+costs+plugin"));
+  }
+
+  @Test
+  void slowNodesAreSpreadReproducibly() {
+    assertEquals(List.of(0, 2, 5, 8, 11, 14), ClusterOptions.spread(6, 17));
+    assertEquals(List.of(), ClusterOptions.spread(0, 17));
+    assertThrows(IllegalArgumentException.class, () -> new ClusterOptions(4, 0, 100, 50, 100, 1 << 20, "1g",
+        java.util.Map.of(), ClusterOptions.spread(4, 4), 25));
+  }
 }

@@ -3,6 +3,7 @@ package io.ecrepair.hdfs.client;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.ecrepair.hdfs.StaticCosts;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;

@@ -1,23 +1,21 @@
-package io.ecrepair.hdfs.client;
+package io.ecrepair.hdfs;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
-import io.ecrepair.hdfs.CodeReadSets;
-import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.plan.CostAwareReads;
 import java.util.Arrays;
 import java.util.TreeSet;
 
 /**
- * Which helpers a degraded read uses: FastDR's enumerated greedy search ({@link CostAwareReads})
+ * Which helpers a degraded read or a reconstruction uses: FastDR's enumerated greedy search ({@link CostAwareReads})
  * over the code's read sets, with the cost of a byte from each DataNode. With equal costs the
  * code's own cheapest repair stands and nothing is searched; when they differ, the search picks
  * per lost unit a read set (the code's own, or a repair from k of the d cheapest survivors)
  * that lowers the parallel read time of the row, counting the healthy blocks the read needs
  * anyway, and the code then plans its repair over the helpers chosen.
  */
-final class HelperChoice {
+public final class HelperChoice {
   /** FastDR's d beyond k: k-subsets of the k + 2 cheapest survivors (66 for k = 10). */
   static final int EXTRA_SURVIVORS = 2;
 
@@ -28,7 +26,7 @@ final class HelperChoice {
    * @param healthy data units the read takes from this row anyway
    * @throws UndecodableException when {@code available} cannot rebuild {@code lost}
    */
-  static CellRowRepair choose(CodeSpec spec, int[] lost, int[] available, double[] cost, int[] healthy) {
+  public static CellRowRepair choose(CodeSpec spec, int[] lost, int[] available, double[] cost, int[] healthy) {
     CellRowRepair own = RepairCatalog.plan(spec, lost, available);
     if (uniform(available, cost)) {
       return own;

@@ -1,4 +1,4 @@
-package io.ecrepair.hdfs.client;
+package io.ecrepair.hdfs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.exec.CellRowRepair;
-import io.ecrepair.hdfs.RepairCatalog;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.ecrepair.hdfs.client;
+package io.ecrepair.hdfs;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -12,11 +12,12 @@ import org.slf4j.LoggerFactory;
  * uplink): {@value #KEY} = {@code name=factor,...}, where a name is a DataNode's host name, IP
  * address or transfer address ({@code ip:port}), or a rack ({@code /rack2}), and the factor
  * multiplies the cost of a byte from there (1 = as any other; a DataNode in a listed rack that
- * is also listed itself gets both). The degraded-read helper choice avoids costly helpers when
- * the code lets it. A malformed entry is skipped with a warning rather than failing reads.
+ * is also listed itself gets both). Clients (degraded reads) and DataNodes (reconstruction)
+ * read the same setting and avoid costly helpers when the code lets them. A malformed entry is
+ * skipped with a warning rather than failing reads.
  */
-final class StaticCosts {
-  static final String KEY = "ecrepair.client.datanode.costs";
+public final class StaticCosts {
+  public static final String KEY = "ecrepair.costs";
   private static final Logger LOG = LoggerFactory.getLogger(StaticCosts.class);
 
   private final Map<String, Double> factors;
@@ -25,11 +26,11 @@ final class StaticCosts {
     this.factors = factors;
   }
 
-  static StaticCosts from(Configuration conf) {
+  public static StaticCosts from(Configuration conf) {
     return parse(conf.getTrimmed(KEY, ""));
   }
 
-  static StaticCosts parse(String value) {
+  public static StaticCosts parse(String value) {
     Map<String, Double> f = new HashMap<>();
     for (String entry : value.split(",")) {
       String e = entry.trim();
@@ -50,8 +51,13 @@ final class StaticCosts {
     return new StaticCosts(Map.copyOf(f));
   }
 
+  /** Whether any entry was given. */
+  public boolean any() {
+    return !factors.isEmpty();
+  }
+
   /** The factor of a byte from {@code node}: its host's (by name, IP or transfer address) times its rack's. */
-  double of(DatanodeInfo node) {
+  public double of(DatanodeInfo node) {
     if (factors.isEmpty()) {
       return 1;
     }

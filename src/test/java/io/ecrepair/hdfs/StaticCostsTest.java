@@ -1,4 +1,4 @@
-package io.ecrepair.hdfs.client;
+package io.ecrepair.hdfs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
