@@ -24,17 +24,20 @@ public final class HelperChoice {
   /**
    * @param cost per unit, the cost of a byte from its DataNode (0 for units that hold no bytes)
    * @param healthy data units the read takes from this row anyway
+   * @param receiverCost the cost of a byte into the reader itself (its downlink carries every byte read)
    * @throws UndecodableException when {@code available} cannot rebuild {@code lost}
    */
-  public static CellRowRepair choose(CodeSpec spec, int[] lost, int[] available, double[] cost, int[] healthy) {
+  public static CellRowRepair choose(CodeSpec spec, int[] lost, int[] available, double[] cost, int[] healthy,
+                                     double receiverCost) {
     CellRowRepair own = RepairCatalog.plan(spec, lost, available);
     if (uniform(available, cost)) {
       return own;
     }
     CostAwareReads search = new CostAwareReads(CodeReadSets.of(spec), cost, healthy, lost, available,
-        spec.k() + EXTRA_SURVIVORS, 1);
+        spec.k() + EXTRA_SURVIVORS, 1, receiverCost);
     CostAwareReads.Solution eg = search.enumeratedGreedy();
-    if (eg.time() >= CostAwareReads.basic(CodeReadSets.of(spec), cost, healthy, lost, available, 1).time()) {
+    if (eg.time() >= CostAwareReads.basic(CodeReadSets.of(spec), cost, healthy, lost, available, 1, receiverCost)
+        .time()) {
       return own;
     }
     TreeSet<Integer> helpers = new TreeSet<>();

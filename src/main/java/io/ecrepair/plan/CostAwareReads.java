@@ -13,7 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * is rebuilt by one "decoding equation" (an option: the sub-chunks it reads from each helper),
  * healthy units in the request are read whole, every unit is read once for all that need it
  * (the union of sub-chunks), and the read time is that of the slowest node: the largest of
- * cost x bytes over the nodes, which are read in parallel.
+ * cost x bytes over the nodes, which are read in parallel. Given a receiver cost (ours, beyond
+ * the paper's model), the reader's own downlink is one more link: every byte read crosses it,
+ * so a choice that reads much more to spare one slow helper (Clay's whole-cell decode instead
+ * of its sub-chunk repair) wins only when that helper really is the bottleneck.
  *
  * <p>The options of a lost unit are the code's own cheapest repair over every survivor (Clay's
  * sub-chunk repair, an LRC local group) and, over the d cheapest survivors D, its cheapest
@@ -85,6 +88,12 @@ public final class CostAwareReads {
   private final int[] lost;
   private final List<List<Option>> optionsOf;
   private final double subchunkBytes;
+  private final double receiverCost;
+
+  /** FastDR's model: the helpers' links only. */
+  public CostAwareReads(ReadSets code, double[] cost, int[] healthy, int[] lost, int[] survivors, int d, int cellBytes) {
+    this(code, cost, healthy, lost, survivors, d, cellBytes, 0);
+  }
 
   /**
    * @param cost per unit, the cost of reading a byte from its node (surviving units only)
@@ -93,8 +102,10 @@ public final class CostAwareReads {
    * @param survivors every unit that can be read
    * @param d how many of the cheapest survivors to consider (FastDR's d; at least k)
    * @param cellBytes bytes of a cell, so times come out in cost x bytes
+   * @param receiverCost the cost of a byte into the reader (1 = a typical node's link; 0 = not counted)
    */
-  public CostAwareReads(ReadSets code, double[] cost, int[] healthy, int[] lost, int[] survivors, int d, int cellBytes) {
+  public CostAwareReads(ReadSets code, double[] cost, int[] healthy, int[] lost, int[] survivors, int d, int cellBytes,
+                        double receiverCost) {
     if (lost.length == 0) {
       throw new IllegalArgumentException("a degraded read rebuilds at least one unit");
     }
@@ -103,6 +114,7 @@ public final class CostAwareReads {
     this.healthy = healthy.clone();
     this.lost = lost.clone();
     this.subchunkBytes = (double) cellBytes / code.subchunks();
+    this.receiverCost = receiverCost;
     int[] cheapest = cheapest(survivors, cost, Math.max(code.dataUnits(), Math.min(d, survivors.length)));
     this.optionsOf = new ArrayList<>();
     for (int u : lost) {
@@ -202,11 +214,11 @@ public final class CostAwareReads {
 
   /** The parallel read time of {@code chosen} (one option per lost unit) with the healthy reads. */
   public double time(List<Option> chosen) {
-    return readTime(code, cost, healthy, chosen, subchunkBytes);
+    return readTime(code, cost, healthy, chosen, subchunkBytes, receiverCost);
   }
 
   private static double readTime(ReadSets code, double[] cost, int[] healthy, List<Option> chosen,
-                                 double subchunkBytes) {
+                                 double subchunkBytes, double receiverCost) {
     int words = (code.subchunks() + 63) / 64;
     long[] union = new long[words];
     boolean[] healthyUnit = new boolean[code.units()];
@@ -214,6 +226,7 @@ public final class CostAwareReads {
       healthyUnit[h] = true;
     }
     double t = 0;
+    long received = 0;
     for (int u = 0; u < code.units(); u++) {
       int bits;
       if (healthyUnit[u]) {
@@ -241,8 +254,9 @@ public final class CostAwareReads {
         }
       }
       t = Math.max(t, cost[u] * bits * subchunkBytes);
+      received += bits;
     }
-    return t;
+    return Math.max(t, receiverCost * received * subchunkBytes);
   }
 
   /** The enumerated greedy search. */
@@ -326,6 +340,12 @@ public final class CostAwareReads {
 
   /** The code's own choice, blind to cost: its cheapest repair of each lost unit from every survivor. */
   public static Solution basic(ReadSets code, double[] cost, int[] healthy, int[] lost, int[] survivors, int cellBytes) {
+    return basic(code, cost, healthy, lost, survivors, cellBytes, 0);
+  }
+
+  /** {@link #basic(ReadSets, double[], int[], int[], int[], int)} with the reader's downlink counted. */
+  public static Solution basic(ReadSets code, double[] cost, int[] healthy, int[] lost, int[] survivors, int cellBytes,
+                               double receiverCost) {
     List<Option> chosen = new ArrayList<>();
     for (int u : lost) {
       long[][] r = code.reads(u, survivors);
@@ -334,6 +354,7 @@ public final class CostAwareReads {
       }
       chosen.add(new Option(u, r));
     }
-    return new Solution(chosen, readTime(code, cost, healthy, chosen, (double) cellBytes / code.subchunks()));
+    return new Solution(chosen, readTime(code, cost, healthy, chosen, (double) cellBytes / code.subchunks(),
+        receiverCost));
   }
 }

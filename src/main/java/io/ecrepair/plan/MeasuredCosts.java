@@ -15,11 +15,15 @@ import java.util.function.LongSupplier;
  * {@value #STEP} of a factor {@value #MAX_JUMP} either way, so one slow read, or a timeout
  * ({@link #recordFailure}), raises a node's cost by at most {@code MAX_JUMP^STEP} (1.41x),
  * below the {@value #GATE}x a factor must reach to count at all; it takes several slow reads
- * in a row to steer reads away. A node's factor fades back to 1 with the time since its last
- * read (a half-life), is capped at {@value #MAX_FACTOR} and never below 1 (a faster node is
- * not preferred over the typical one: only the slow are avoided), so no node is banned for
- * long and noise between healthy nodes changes nothing. Reads smaller than a minimum (latency
- * rather than throughput) and nodes with fewer than {@value #MIN_SAMPLES} reads are ignored.
+ * in a row to steer reads away. A node's first read starts it at the typical node's average
+ * (when there is one) and moves it as any other read, so a cold first read does not count
+ * either. What a node's factor holds above 1 (at most {@value #MAX_FACTOR}) halves in the log
+ * domain with every half-life since its last read, and that faded value is what its next read
+ * starts from, so a node that was slow and is no longer is back to 1 after a few half-lives and
+ * stays there. Factors below 1 count as 1 (a faster node is not preferred over the typical one:
+ * only the slow are avoided), so noise between healthy nodes changes nothing. Reads smaller than
+ * a minimum (latency rather than throughput) and nodes with fewer than {@value #MIN_SAMPLES}
+ * reads are ignored.
  * Thread-safe.
  */
 public final class MeasuredCosts {
@@ -37,6 +41,7 @@ public final class MeasuredCosts {
   private final long halfLifeNanos;
   private final long minBytes;
   private final Map<String, Node> nodes = new HashMap<>();
+  private double medianLog = Double.NaN;
 
   /** Per node: log of its average nanoseconds per byte, reads counted, when last read. */
   private static final class Node {
@@ -63,16 +68,7 @@ public final class MeasuredCosts {
     if (bytes < minBytes || nanos <= 0) {
       return;
     }
-    double sample = Math.log((double) nanos / bytes);
-    Node n = nodes.computeIfAbsent(node, x -> new Node());
-    if (n.samples == 0) {
-      n.logNanosPerByte = sample;
-    } else {
-      double jump = Math.log(MAX_JUMP);
-      n.logNanosPerByte += STEP * Math.max(-jump, Math.min(jump, sample - n.logNanosPerByte));
-    }
-    n.samples++;
-    n.lastNanos = nanoClock.getAsLong();
+    step(nodes.computeIfAbsent(node, x -> new Node()), Math.log((double) nanos / bytes));
   }
 
   /** A read from {@code node} that failed or timed out: counted as one read {@value #MAX_JUMP}x its average. */
@@ -81,9 +77,33 @@ public final class MeasuredCosts {
     if (n == null || n.samples == 0) {
       return; // nothing to compare with; the failure itself is handled by the reader
     }
-    n.logNanosPerByte += STEP * Math.log(MAX_JUMP);
+    step(n, n.logNanosPerByte + Math.log(MAX_JUMP));
+  }
+
+  /** Moves {@code n}'s average towards {@code sample}, from its faded value (a new node: from the median). */
+  private void step(Node n, double sample) {
+    double median = medianLog();
+    long now = nanoClock.getAsLong();
+    if (n.samples == 0) {
+      n.logNanosPerByte = Double.isNaN(median) ? sample : median;
+    } else if (!Double.isNaN(median)) {
+      n.logNanosPerByte = median + fadedExcess(n, median, now);
+    }
+    double jump = Math.log(MAX_JUMP);
+    n.logNanosPerByte += STEP * Math.max(-jump, Math.min(jump, sample - n.logNanosPerByte));
     n.samples++;
-    n.lastNanos = nanoClock.getAsLong();
+    n.lastNanos = now;
+    medianLog = Double.NaN; // the averages moved
+  }
+
+  /** How far {@code n} stands above the median now (log domain): capped, halved per half-life, 0 if below. */
+  private double fadedExcess(Node n, double median, long now) {
+    double excess = Math.min(n.logNanosPerByte - median, Math.log(MAX_FACTOR));
+    if (excess <= 0) {
+      return excess;
+    }
+    double age = Math.max(0, (double) (now - n.lastNanos) / halfLifeNanos);
+    return excess * Math.pow(0.5, age);
   }
 
   /** The factor of a byte from {@code node}: 1 for the typical or an unknown node, up to {@value #MAX_FACTOR}. */
@@ -92,9 +112,7 @@ public final class MeasuredCosts {
     if (n == null || n.samples < MIN_SAMPLES) {
       return 1;
     }
-    double raw = Math.exp(n.logNanosPerByte - medianLog());
-    double age = (double) (nanoClock.getAsLong() - n.lastNanos) / halfLifeNanos;
-    double faded = 1 + (Math.min(MAX_FACTOR, raw) - 1) * Math.pow(0.5, Math.max(0, age));
+    double faded = Math.exp(fadedExcess(n, medianLog(), nanoClock.getAsLong()));
     return faded < GATE ? 1 : faded;
   }
 
@@ -116,12 +134,15 @@ public final class MeasuredCosts {
     return out;
   }
 
-  /** The median of the averages of the nodes with enough reads. */
+  /** The median of the averages of the nodes with enough reads (NaN: none yet), kept until one moves. */
   private double medianLog() {
-    double[] logs = nodes.values().stream().filter(n -> n.samples >= MIN_SAMPLES)
-        .mapToDouble(n -> n.logNanosPerByte).sorted().toArray();
-    int m = logs.length;
-    return m % 2 == 1 ? logs[m / 2] : (logs[m / 2 - 1] + logs[m / 2]) / 2;
+    if (Double.isNaN(medianLog)) {
+      double[] logs = nodes.values().stream().filter(n -> n.samples >= MIN_SAMPLES)
+          .mapToDouble(n -> n.logNanosPerByte).sorted().toArray();
+      int m = logs.length;
+      medianLog = m == 0 ? Double.NaN : m % 2 == 1 ? logs[m / 2] : (logs[m / 2 - 1] + logs[m / 2]) / 2;
+    }
+    return medianLog;
   }
 
   @Override

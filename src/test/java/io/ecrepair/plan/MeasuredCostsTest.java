@@ -31,7 +31,8 @@ class MeasuredCostsTest {
     }
     assertEquals(4, costs.factor("slow"), 0.05);
     assertEquals(1, costs.factor("dn3"));
-    assertEquals(Map.of("slow", 4.0), costs.slowNodes());
+    assertEquals(java.util.Set.of("slow"), costs.slowNodes().keySet());
+    assertEquals(4, costs.slowNodes().get("slow"), 0.05);
   }
 
   @Test
@@ -54,10 +55,22 @@ class MeasuredCostsTest {
       costs.record("dead-slow", MB, 1000 * 10_000_000L);
     }
     assertEquals(MeasuredCosts.MAX_FACTOR, costs.factor("dead-slow"), 1e-9);
-    clock.addAndGet(60 * SECOND); // one half-life: 1 + 15 / 2
-    assertEquals(8.5, costs.factor("dead-slow"), 1e-9);
+    clock.addAndGet(60 * SECOND); // one half-life: 16^(1/2)
+    assertEquals(4, costs.factor("dead-slow"), 1e-9);
     clock.addAndGet(5 * 60 * SECOND);
     assertEquals(1, costs.factor("dead-slow"), "below the gate after six half-lives");
+    costs.record("dead-slow", MB, 10_000_000L); // it is well again: its first read starts from the faded value
+    assertEquals(1, costs.factor("dead-slow"));
+    costs.record("dead-slow", MB, 10_000_000L);
+    assertEquals(1, costs.factor("dead-slow"));
+  }
+
+  @Test
+  void aColdFirstReadStartsFromTheTypicalNode() {
+    typical(5);
+    costs.record("new", MB, 100 * 10_000_000L); // its first read, 100x slower (a new connection, a cold JVM)
+    costs.record("new", MB, 10_000_000L);
+    assertEquals(1, costs.factor("new"));
   }
 
   @Test

@@ -221,7 +221,9 @@ public final class ClusterBenchmark {
     Node holder = degraded.prepare(name, policy, blockSize, seed);
     try {
       for (boolean costModel : new boolean[] {false, true}) {
-        DegradedRead.Result r = degraded.run(name, policy, blockSize, seed, holder, true, costModel, true);
+        // RS without the cost model is HDFS's own reader: say so by running the stock client.
+        boolean ours = costModel || !s.isRs();
+        DegradedRead.Result r = degraded.run(name, policy, blockSize, seed, holder, ours, costModel, true);
         out.add(r);
         progress.accept(String.format(java.util.Locale.ROOT, "%s: the whole group read %s the cost model in %.2f s, "
             + "fetching %.2f blocks per block, %s", s.policy(), costModel ? "with" : "without", r.degradedSeconds(),

@@ -123,7 +123,10 @@ public final class DegradedRead {
     JsonNode j = JSON.readTree(out.strip().substring(out.strip().lastIndexOf('\n') + 1));
     JsonNode h = j.path("healthy");
     JsonNode d = j.path("degraded");
-    double theory = ours ? RepairTheory.blocksRead(policy.getName(), 0) : RepairTheory.stockBlocksRead(policy.getName());
+    // A whole-group read returns k blocks and cannot fetch fewer (nor need more: the lost block's
+    // repair can read the very cells the read returns), so 1 block per block.
+    double theory = wholeGroup ? 1.0 : ours ? RepairTheory.blocksRead(policy.getName(), 0)
+        : RepairTheory.stockBlocksRead(policy.getName());
     return new Result(scenario, policy.getName(), client, j.path("fileSystem").asText(), blockSize,
         h.path("seconds").asDouble(), h.path("rxBytes").asLong(), d.path("seconds").asDouble(),
         d.path("rxBytes").asLong(), h.path("verified").asBoolean() && d.path("verified").asBoolean(), theory,

@@ -47,18 +47,29 @@ public final class ClientMetrics implements MetricsSource {
       {"CorruptReplicasReported", "helper replicas whose bytes failed their stored checksums, reported to the NameNode"},
       {"TimeMillis", "time spent in degraded reads, milliseconds"}};
 
-  /** A text attribute (a metrics2 tag): the DataNodes reads avoid now, as measured. */
+  /**
+   * Gauges of the cost model: how many DataNodes reads avoid now, and the largest factor; a
+   * plain client's MBean also lists them as text ({@link #SLOW_NODE_LIST}).
+   */
   static final String SLOW_NODES = "SlowDataNodes";
+  static final String MAX_FACTOR = "MaxCostFactor";
+  static final String SLOW_NODE_LIST = "SlowDataNodeList";
   private static final String SLOW_NODES_MEANING =
-      "DataNodes whose measured cost per byte is above the typical one's, as address=factor (reads avoid them)";
+      "DataNodes whose measured cost per byte is above the typical one's (degraded reads avoid them)";
+  private static final String MAX_FACTOR_MEANING = "the largest measured cost factor of a DataNode (1 = typical)";
+  private static final String SLOW_NODE_LIST_MEANING = "the slow DataNodes as address=factor,...";
 
   private ClientMetrics() {}
 
-  /** {@link #SLOW_NODES}'s value: {@code ip:port=factor,...}, empty when none. */
-  static String slowNodes() {
+  /** {@link #SLOW_NODE_LIST}'s value: {@code ip:port=factor,...}, empty when none. */
+  static String slowNodeList() {
     StringBuilder b = new StringBuilder();
     ClientCosts.slowNodes().forEach((node, f) -> b.append(b.length() == 0 ? "" : ",").append(node).append('=').append(f));
     return b.toString();
+  }
+
+  private static double maxFactor() {
+    return ClientCosts.slowNodes().values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
   }
 
   /** Publishes the metrics, once per JVM and metrics system (called as a FileSystem initializes). */
@@ -106,15 +117,23 @@ public final class ClientMetrics implements MetricsSource {
     for (String[] m : METRICS) {
       rb.addCounter(Interns.info(m[0], m[1]), values.get(m[0]));
     }
-    rb.tag(Interns.info(SLOW_NODES, SLOW_NODES_MEANING), slowNodes());
+    rb.addGauge(Interns.info(SLOW_NODES, SLOW_NODES_MEANING), ClientCosts.slowNodes().size());
+    rb.addGauge(Interns.info(MAX_FACTOR, MAX_FACTOR_MEANING), maxFactor());
   }
 
   /** The same values as a plain read-only MBean, for a JVM without a metrics system. */
   private static final class PlainBean implements DynamicMBean {
     @Override
     public Object getAttribute(String name) {
-      if (name.equals(SLOW_NODES)) {
-        return slowNodes();
+      switch (name) {
+        case SLOW_NODES:
+          return ClientCosts.slowNodes().size();
+        case MAX_FACTOR:
+          return maxFactor();
+        case SLOW_NODE_LIST:
+          return slowNodeList();
+        default:
+          break;
       }
       Long v = snapshot().get(name);
       if (v == null) {
@@ -130,8 +149,8 @@ public final class ClientMetrics implements MetricsSource {
       for (String n : names) {
         if (values.containsKey(n)) {
           out.add(new Attribute(n, values.get(n)));
-        } else if (n.equals(SLOW_NODES)) {
-          out.add(new Attribute(n, slowNodes()));
+        } else if (n.equals(SLOW_NODES) || n.equals(MAX_FACTOR) || n.equals(SLOW_NODE_LIST)) {
+          out.add(new Attribute(n, getAttribute(n)));
         }
       }
       return out;
@@ -154,12 +173,14 @@ public final class ClientMetrics implements MetricsSource {
 
     @Override
     public MBeanInfo getMBeanInfo() {
-      MBeanAttributeInfo[] attrs = new MBeanAttributeInfo[METRICS.length + 1];
+      MBeanAttributeInfo[] attrs = new MBeanAttributeInfo[METRICS.length + 3];
       for (int i = 0; i < METRICS.length; i++) {
         attrs[i] = new MBeanAttributeInfo(METRICS[i][0], "long", METRICS[i][1], true, false, false);
       }
-      attrs[METRICS.length] = new MBeanAttributeInfo(SLOW_NODES, String.class.getName(), SLOW_NODES_MEANING, true,
-          false, false);
+      attrs[METRICS.length] = new MBeanAttributeInfo(SLOW_NODES, "int", SLOW_NODES_MEANING, true, false, false);
+      attrs[METRICS.length + 1] = new MBeanAttributeInfo(MAX_FACTOR, "double", MAX_FACTOR_MEANING, true, false, false);
+      attrs[METRICS.length + 2] = new MBeanAttributeInfo(SLOW_NODE_LIST, String.class.getName(), SLOW_NODE_LIST_MEANING,
+          true, false, false);
       return new MBeanInfo(PlainBean.class.getName(), RECORD.description(), attrs, null, null, null);
     }
   }

@@ -8,8 +8,9 @@ public final class ClientPolicies {
   private ClientPolicies() {}
 
   /**
-   * Whether degraded reads of files under {@code policy} go through hadoop-ec-repair: clay,
-   * butterfly and lrc-*; Hadoop's rs (whatever coder serves it) stays with HDFS.
+   * Whether degraded reads of files under {@code policy} always go through hadoop-ec-repair:
+   * clay, butterfly and lrc-*; Hadoop's rs (whatever coder serves it) only while the cost model
+   * is active ({@link #owns(ErasureCodingPolicy, boolean)}, as the client FileSystem asks).
    */
   public static boolean owns(ErasureCodingPolicy policy) {
     return owns(policy, false);

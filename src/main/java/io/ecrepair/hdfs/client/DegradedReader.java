@@ -219,7 +219,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       }
       if (!cached(group, r, needLost, windowFrom, windowLength)) {
         int[] healthy = IntStream.range(0, k).filter(u -> want[u] != null && !units.lost(u)).toArray();
-        repair = HelperChoice.choose(spec, needLost, units.available(), costs(units), healthy);
+        repair = HelperChoice.choose(spec, needLost, units.available(), costs(units), healthy, 1);
       }
     }
 
@@ -349,7 +349,9 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
           throw interrupted();
         }
         IOException io = cause instanceof IOException x ? x : new IOException(cause);
-        costs.recordFailure(units.node(u));
+        if (!ChecksumFailures.in(io) && !tokenTrouble(io)) { // those say nothing about the node's speed
+          costs.recordFailure(units.node(u));
+        }
         if (failure == null) {
           failure = new HelperFailure(u, units.node(u), key(units.located(u)), io);
         }
@@ -358,6 +360,16 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     if (failure != null) {
       throw failure;
     }
+  }
+
+  private static boolean tokenTrouble(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.apache.hadoop.security.token.SecretManager.InvalidToken
+          || t instanceof org.apache.hadoop.hdfs.security.token.block.InvalidBlockTokenException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A unit's reader and the bytes it delivered (the listener counts on the reading thread). */

@@ -238,7 +238,7 @@ public final class ReconstructionTask implements Runnable {
         CellRowRepair repair;
         long planStart = System.nanoTime();
         try {
-          repair = HelperChoice.choose(spec, lostSorted, available, costs(sources), new int[0]);
+          repair = HelperChoice.choose(spec, lostSorted, available, costs(sources), new int[0], selfCost());
           RepairCatalog.prepareSingleLosses(spec); // after ours: the preparer holds the code while it compiles
         } catch (UndecodableException e) {
           throw new IOException("cannot rebuild " + Arrays.toString(lostSorted) + " of " + order.policy().getName()
@@ -290,11 +290,19 @@ public final class ReconstructionTask implements Runnable {
     return lostBytes;
   }
 
-  /** Per unit, the cost of a byte from its first source ({@link NodeCosts}); 0 for units with none (zeros). */
+  /**
+   * Per unit, the cost of a byte from its first source ({@link NodeCosts}); 0 for units with none
+   * (zeros, or lost: no read set reads them, and no plan gives them traffic but the requestor).
+   */
   private double[] costs(Map<Integer, Deque<DatanodeInfo>> sources) {
     double[] cost = new double[order.code().n()];
     sources.forEach((u, d) -> cost[u] = d.isEmpty() ? 0 : ctx.costs().of(d.peekFirst()));
     return cost;
+  }
+
+  /** The cost of a byte through this DataNode's own link (it is the task's first target). */
+  private double selfCost() {
+    return ctx.costs().of(order.targets()[0]);
   }
 
   /** The units a repair may use: every one with a live source, and those that hold no bytes (zeros), sorted. */
@@ -380,7 +388,10 @@ public final class ReconstructionTask implements Runnable {
       // Equal plans are taken in turn by group, so simultaneous tasks do not all load the first.
       int prefer = (int) Math.floorMod(order.blockGroup().getBlockId() >> 4, (long) parallelCount);
       double[] cost = costs(sources);
-      cost[requestor] = 1; // the same node in every plan
+      for (int u = 0; u < cost.length; u++) {
+        cost[u] = cost[u] > 0 ? cost[u] : 1; // a link without a source is no free link
+      }
+      cost[requestor] = selfCost();
       chosen = PlanChoice.soonest(candidates.stream().map(Plan::traffic).toList(), backlog, cost, unit, prefer);
     }
     planNanos += System.nanoTime() - planStart;

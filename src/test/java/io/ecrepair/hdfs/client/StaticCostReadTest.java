@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * An operator marks one DataNode slow ({@value StaticCosts#KEY}): a degraded read of a lost
  * Clay cell then decodes it from the four other blocks, whole cells (4 cells read), instead of
  * the sub-chunk repair that reads half a cell from each of the five (2.5 cells) including the
- * slow one, which at a factor of 8 would take twice as long. The bytes are right either way.
+ * slow one, whose half cell at a factor of 16 takes as long as 8 cells through a typical link,
+ * twice the decode's 4 cells into the reader. The bytes are right either way.
  */
 class StaticCostReadTest {
   private static final int CELL = 64 * 1024;
@@ -37,7 +38,7 @@ class StaticCostReadTest {
 
       assertEquals(5 * CELL / 2, fetchedReadingCell0(c, new Configuration(c.conf), data), "sub-chunk repair");
       Configuration marked = new Configuration(c.conf);
-      marked.set(StaticCosts.KEY, "nowhere=3, " + slow.getXferAddr() + "=8, bad-entry");
+      marked.set(StaticCosts.KEY, "nowhere=3, " + slow.getXferAddr() + "=16, bad-entry");
       assertEquals(4 * CELL, fetchedReadingCell0(c, marked, data), "a decode from the four others");
     }
   }
