@@ -96,7 +96,7 @@ public final class MeasuredCosts {
     medianLog = Double.NaN; // the averages moved
   }
 
-  /** How far {@code n} stands above the median now (log domain): capped, halved per half-life, 0 if below. */
+  /** How far {@code n} stands above the median now (log domain): capped and halved per half-life; as is if below. */
   private double fadedExcess(Node n, double median, long now) {
     double excess = Math.min(n.logNanosPerByte - median, Math.log(MAX_FACTOR));
     if (excess <= 0) {
