@@ -106,7 +106,8 @@ write_conf() {  # write_conf NODE IP
     prop dfs.namenode.replication.max-streams-hard-limit 128
     # pending.timeout-sec stays at its 300 s default: a slow-link task must not be scheduled twice
     prop dfs.namenode.redundancy.considerLoad false
-    prop dfs.block.placement.ec.classname io.ecrepair.hdfs.namenode.SpreadRepairPlacementPolicy
+    prop dfs.block.placement.ec.classname io.ecrepair.hdfs.namenode.CombinedLocalityPlacementPolicy
+    prop dfs.namenode.plugins io.ecrepair.hdfs.namenode.EcRepairNameNodePlugin
     prop dfs.blockreport.initialDelay 0
     prop dfs.datanode.hostname "$ip"
     prop dfs.datanode.address "$ip:9866"

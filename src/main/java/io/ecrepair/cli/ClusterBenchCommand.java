@@ -161,9 +161,10 @@ final class ClusterBenchCommand implements Callable<Integer> {
       }
       out.printf(Locale.ROOT, "%d DataNodes, links %d Mbit/s (client %d), racks %d, blocks %d MiB, %d groups per "
               + "scenario after two warm-up recoveries of %d; NameNode: heartbeat 1 s, dead after 11 s, redundancy "
-              + "monitor every 1 s, reconstruction targets spread (SpreadRepairPlacementPolicy)%n%n",
+              + "monitor every 1 s, reconstruction targets spread, %s (CombinedLocalityPlacementPolicy)%n%n",
           cluster.dataNodes(), cluster.rateMbit(), cluster.clientRateMbit(), cluster.racks(), cluster.blockSize() >> 20,
-          groups, settings.warmupGroups());
+          groups, settings.warmupGroups(), cluster.racks() > 1 ? "LRC groups with combined locality where the racks "
+              + "suffice" : "groups placed as by HDFS (one rack)");
       out.println("Full-node recovery (detect s = from the kill to the NameNode dropping the node's replicas; "
           + "repair s = from then to nothing low-redundancy; recv/block = bytes all DataNodes received per rebuilt block, in blocks; max load = the "
           + "busiest rebuilding node's bytes received per block it rebuilt; CPU idle = the host's idle share while the "

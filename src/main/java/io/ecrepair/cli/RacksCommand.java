@@ -96,6 +96,7 @@ final class RacksCommand implements Callable<Integer> {
       j.put("policy", policyName);
       j.put("perRack", c.perRack());
       j.put("racks", c.racks());
+      j.put("fewestRacks", c.fewestRacks());
       j.put("faultTolerance", Map.of("blocks", f, "racks", c.mostInOneRack() <= f ? 1 : 0));
       j.put("meanCrossRackBlocks", combined / p.n());
       j.put("spreadMeanCrossRackBlocks", spread / p.n());
@@ -105,6 +106,8 @@ final class RacksCommand implements Callable<Integer> {
     }
     out.printf("%s: %d blocks on %d racks, at most %d per rack: survives any %d lost blocks or any one rack%n",
         policyName, p.n(), c.racks().size(), c.mostInOneRack(), f);
+    out.printf("fits on %d racks or more (racks holding the last blocks of different groups share); the NameNode's "
+        + "CombinedLocalityPlacementPolicy places it so on a cluster with that many racks%n", c.fewestRacks());
     Table racks = new Table("rack", "blocks").leftAligned();
     for (int r = 0; r < c.racks().size(); r++) {
       racks.row(r, c.racks().get(r));

@@ -4,6 +4,7 @@ import io.ecrepair.codes.lrc.LrcCode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * ECWide's combined locality (FAST'21, section 3.4) for our Azure-LRC: each local group (its
@@ -39,6 +40,49 @@ public record CombinedLocality(LrcCode.Params code, int perRack, List<List<Integ
     }
     fill(racks, globals, perRack);
     return new CombinedLocality(code, perRack, List.copyOf(racks));
+  }
+
+  /**
+   * This placement on at most {@code available} racks: while there are more racks than that,
+   * the two smallest that fit in one rack together (at most {@code perRack} blocks) share one.
+   * Sharing never costs cross-rack bandwidth (only the last, partly filled rack of a local
+   * group or of the global parities can be shared, and a repair reads at most one of them).
+   * Empty if the group needs more racks than {@code available} even so.
+   */
+  public Optional<CombinedLocality> onRacks(int available) {
+    List<List<Integer>> merged = shareRacks(available);
+    return merged.size() > available ? Optional.empty()
+        : Optional.of(new CombinedLocality(code, perRack, List.copyOf(merged)));
+  }
+
+  /** The fewest racks this placement fits on ({@link #onRacks}). */
+  public int fewestRacks() {
+    return shareRacks(1).size();
+  }
+
+  private List<List<Integer>> shareRacks(int available) {
+    List<List<Integer>> merged = new ArrayList<>(racks);
+    while (merged.size() > available) {
+      int a = -1;
+      int b = -1;
+      for (int i = 0; i < merged.size(); i++) {
+        for (int j = i + 1; j < merged.size(); j++) {
+          int size = merged.get(i).size() + merged.get(j).size();
+          if (size <= perRack && (a < 0 || size < merged.get(a).size() + merged.get(b).size())) {
+            a = i;
+            b = j;
+          }
+        }
+      }
+      if (a < 0) {
+        break;
+      }
+      List<Integer> shared = new ArrayList<>(merged.get(a));
+      shared.addAll(merged.get(b));
+      merged.set(a, List.copyOf(shared));
+      merged.remove(b);
+    }
+    return merged;
   }
 
   private static void fill(List<List<Integer>> racks, List<Integer> units, int perRack) {

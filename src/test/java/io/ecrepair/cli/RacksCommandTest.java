@@ -23,6 +23,7 @@ class RacksCommandTest {
       placed += rack.size();
     }
     assertEquals(14, placed);
+    assertEquals(5, j.get("fewestRacks").asInt(), "3+3, 3+3 and the 2 global parities: no rack can share");
     JsonNode data0 = j.get("blocks").get(0);
     assertEquals("data", data0.get("kind").asText());
     assertEquals(1, data0.get("crossRackBlocks").asInt(), "groups of 6 on 2 racks: one partial sum crosses");
@@ -31,6 +32,8 @@ class RacksCommandTest {
     EcRepairCliTest.Run text = run("racks", "--policy", "LRC-L2-10-4-1024k", "--per-rack", "2");
     assertEquals(0, text.code(), text.err());
     assertTrue(text.out().contains("at most 2 per rack"), text.out());
+    EcRepairCliTest.Run lrc12 = run("racks", "--policy", "LRC-L2-12-4-1024k");
+    assertTrue(lrc12.out().contains("fits on 6 racks"), "the two local parities share a rack: " + lrc12.out());
   }
 
   @Test

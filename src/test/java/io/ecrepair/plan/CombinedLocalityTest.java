@@ -84,6 +84,27 @@ class CombinedLocalityTest {
   }
 
   @Test
+  void partlyFilledRacksShareWhenRacksAreFew() {
+    // LRC(12,2,2), 3 per rack: racks of 3,3,1 | 3,3,1 | 2; the two local parities share a rack.
+    CombinedLocality lrc12 = CombinedLocality.place(new LrcCode.Params(12, 2, 2), 3);
+    assertEquals(7, lrc12.racks().size());
+    assertEquals(6, lrc12.fewestRacks());
+    assertTrue(lrc12.onRacks(5).isEmpty(), "16 blocks at 3 per rack need 6 racks");
+    assertEquals(lrc12, lrc12.onRacks(7).orElseThrow(), "enough racks: nothing shared");
+    CombinedLocality six = lrc12.onRacks(6).orElseThrow();
+    assertEquals(6, six.racks().size());
+    assertEquals(six.rackOf(12), six.rackOf(13));
+    for (int u = 0; u < 16; u++) { // sharing costs no cross-rack bandwidth, and a rack still holds at most f
+      assertEquals(lrc12.crossRackBlocks(u), six.crossRackBlocks(u), "unit " + u);
+    }
+    assertEquals(3, six.mostInOneRack());
+    // LRC(6,2,1), 2 per rack: 2,2 | 2,2 | 1 cannot share.
+    CombinedLocality lrc6 = CombinedLocality.place(new LrcCode.Params(6, 2, 1), 2);
+    assertEquals(5, lrc6.fewestRacks());
+    assertTrue(lrc6.onRacks(4).isEmpty());
+  }
+
+  @Test
   void theSearchFindsTheLeastCrossRackTrafficWithinTheOverhead() {
     List<CombinedLocality.Choice> choices = CombinedLocality.search(10, 3, 1.6);
     assertEquals(4, choices.size(), choices.toString()); // l = 1..4 fit 16 blocks and 1.6x

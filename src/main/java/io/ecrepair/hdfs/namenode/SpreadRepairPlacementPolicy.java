@@ -212,7 +212,7 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
    * the topology's read lock (getLeaves does not lock), so DataNodes joining or leaving
    * meanwhile cannot break the walk.
    */
-  private List<DatanodeDescriptor> dataNodes() {
+  List<DatanodeDescriptor> dataNodes() {
     List<DatanodeDescriptor> leaves = new ArrayList<>();
     List<Node> inner = new ArrayList<>();
     inner.add(null); // the root

@@ -1,0 +1,431 @@
+package io.ecrepair.hdfs.namenode;
+
+import io.ecrepair.codes.lrc.LrcCode;
+import io.ecrepair.plan.CombinedLocality;
+import io.ecrepair.plan.RackedGroup;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.AddBlockFlag;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
+import org.apache.hadoop.net.Node;
+import org.apache.hadoop.net.NodeBase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An EC placement policy ({@code dfs.block.placement.ec.classname}, on the NameNode, with
+ * {@link EcRepairNameNodePlugin} in {@code dfs.namenode.plugins}) that places LRC block
+ * groups with ECWide's combined locality ({@link CombinedLocality}): each local group on as
+ * few racks as the fault tolerance f = g + 1 allows, at most f blocks of a group in any rack,
+ * so a lost block is rebuilt by summing inside each rack of its local group and any rack can
+ * fail without loss. A rebuilt LRC block goes to the rack of its rack-mates when that rack has
+ * an eligible DataNode and room, else to a rack holding none of the group (so a slot lost with
+ * its whole rack is rebuilt together), else to any rack with room. Every other EC policy, and
+ * every choice among the DataNodes of a rack, is the spread policy's
+ * ({@link SpreadRepairPlacementPolicy}: HDFS's rack-fault-tolerant placement, least-loaded
+ * repair targets). HDFS's own checks (in service, not stale, load, space, storage type) decide
+ * every node.
+ *
+ * <p>Falls back to the spread policy, and says why once, when the cluster has fewer racks than
+ * the layout needs, a rack lacks eligible nodes, or the plugin is missing.
+ */
+public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy {
+  private static final Logger LOG = LoggerFactory.getLogger(CombinedLocalityPlacementPolicy.class);
+  private static final ThreadLocal<Layout> LAYOUT = new ThreadLocal<>();
+  private static final Set<String> SAID = Collections.synchronizedSet(new HashSet<>());
+  private static final AtomicBoolean ANNOUNCED = new AtomicBoolean();
+
+  @Override
+  public void setConf(Configuration conf) {
+    super.setConf(conf);
+    String active = "ec-repair: EC placement policy {} active: LRC block groups placed with combined locality (each "
+        + "local group on as few racks as its fault tolerance allows), rebuilt LRC blocks join their rack-mates; other "
+        + "policies as {}";
+    if (ANNOUNCED.compareAndSet(false, true)) {
+      LOG.info(active, getClass().getSimpleName(), SpreadRepairPlacementPolicy.class.getSimpleName());
+    } else {
+      LOG.debug(active, getClass().getSimpleName(), SpreadRepairPlacementPolicy.class.getSimpleName());
+    }
+  }
+
+  @Override
+  public DatanodeStorageInfo[] chooseTarget(String srcPath, int numOfReplicas, Node writer,
+                                            List<DatanodeStorageInfo> chosen, boolean returnChosenNodes,
+                                            Set<Node> excludedNodes, long blocksize, BlockStoragePolicy storagePolicy,
+                                            EnumSet<AddBlockFlag> flags) {
+    return placed(srcPath, numOfReplicas, chosen, returnChosenNodes, () -> super.chooseTarget(srcPath, numOfReplicas,
+        writer, chosen, returnChosenNodes, excludedNodes, blocksize, storagePolicy, flags));
+  }
+
+  @Override
+  public DatanodeStorageInfo[] chooseTarget(String srcPath, int numOfReplicas, Node writer,
+                                            List<DatanodeStorageInfo> chosen, boolean returnChosenNodes,
+                                            Set<Node> excludedNodes, long blocksize, BlockStoragePolicy storagePolicy,
+                                            EnumSet<AddBlockFlag> flags, EnumMap<StorageType, Integer> storageTypes) {
+    return placed(srcPath, numOfReplicas, chosen, returnChosenNodes, () -> super.chooseTarget(srcPath, numOfReplicas,
+        writer, chosen, returnChosenNodes, excludedNodes, blocksize, storagePolicy, flags, storageTypes));
+  }
+
+  /**
+   * Runs HDFS's target choice with this group's layout at hand ({@link #chooseTargetInOrder}
+   * uses it), then puts the targets in unit order: a new group's i-th target holds unit i, and
+   * a rebuilding DataNode gives its targets the missing units in ascending order.
+   */
+  private DatanodeStorageInfo[] placed(String srcPath, int numOfReplicas, List<DatanodeStorageInfo> chosen,
+                                       boolean returnChosenNodes, Supplier<DatanodeStorageInfo[]> choice) {
+    Layout layout = returnChosenNodes ? null : layoutFor(srcPath, numOfReplicas, chosen);
+    if (layout == null) {
+      return choice.get();
+    }
+    Layout outer = LAYOUT.get();
+    LAYOUT.set(layout);
+    try {
+      DatanodeStorageInfo[] targets = choice.get();
+      if (!layout.fellBack) {
+        Arrays.sort(targets, Comparator.comparingInt(t -> layout.unitOf.getOrDefault(t.getDatanodeDescriptor(),
+            Integer.MAX_VALUE)));
+      }
+      return targets;
+    } finally {
+      LAYOUT.set(outer);
+    }
+  }
+
+  private Layout layoutFor(String srcPath, int numOfReplicas, List<DatanodeStorageInfo> chosen) {
+    if (srcPath == null || numOfReplicas < 1) {
+      return null;
+    }
+    Optional<FSNamesystem> fsn = EcRepairNameNodePlugin.namesystemOf(clusterMap);
+    if (fsn.isEmpty()) {
+      sayOnce("plugin", "ec-repair: combined locality is off: the NameNode plugin is not running (add "
+          + EcRepairNameNodePlugin.class.getName() + " to dfs.namenode.plugins); LRC groups are placed as others");
+      return null;
+    }
+    if (chosen == null || chosen.isEmpty()) {
+      return LrcGroups.ofFile(fsn.get(), srcPath).map(this::newGroup).orElse(null);
+    }
+    return LrcGroups.ofRepair(fsn.get(), srcPath, chosen, numOfReplicas).map(Layout::rebuild).orElse(null);
+  }
+
+  private Layout newGroup(LrcCode.Params code) {
+    CombinedLocality ideal = CombinedLocality.place(code, code.g() + 1);
+    int racks = clusterMap.getNumOfNonEmptyRacks();
+    Optional<CombinedLocality> onRacks = ideal.onRacks(racks);
+    if (onRacks.isEmpty()) {
+      sayOnce("racks " + code, "ec-repair: " + code + " groups are placed as HDFS places them: combined locality needs "
+          + ideal.fewestRacks() + " racks (at most " + ideal.perRack() + " blocks of a group per rack), the cluster has "
+          + racks);
+      return null;
+    }
+    return new Layout(new RackedGroup(ideal, Map.of()), onRacks.get().racks(), null);
+  }
+
+  /**
+   * Where the parent would draw targets at random over the cluster, places this group's
+   * layout instead: each rack of a new group's layout on a rack of its own, each rebuilt unit
+   * by {@link #rackFor}. Nodes are still drawn (and checked) by the parent, inside one rack at
+   * a time; if the layout cannot be met, everything drawn here is undone and the parent places.
+   */
+  @Override
+  protected Node chooseTargetInOrder(int numOfReplicas, Node writer, Set<Node> excludedNodes, long blocksize,
+                                     int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
+                                     boolean newBlock, EnumMap<StorageType, Integer> storageTypes)
+      throws NotEnoughReplicasException {
+    Layout layout = LAYOUT.get();
+    if (layout != null && !layout.fellBack && layout.units() != numOfReplicas) {
+      layout.fellBack = true; // HDFS cut the count (fewer DataNodes than blocks): its own rules apply
+    }
+    if (layout != null && !layout.fellBack) {
+      layout.unitOf.clear(); // HDFS may try more than once (avoiding the writer's node or rack first)
+      Draw draw = new Draw(excludedNodes, blocksize, results, avoidStaleNodes, storageTypes);
+      String why = layout.bins != null ? placeNewGroup(layout, draw) : placeRebuild(layout, draw);
+      if (why == null) {
+        return writer;
+      }
+      draw.undo();
+      layout.fellBack = true;
+      sayOnce("fallback " + why, "ec-repair: an LRC group is placed as HDFS places it: " + why
+          + " (said once per reason)");
+    }
+    return super.chooseTargetInOrder(numOfReplicas, writer, excludedNodes, blocksize, maxNodesPerRack, results,
+        avoidStaleNodes, newBlock, storageTypes);
+  }
+
+  /** Null when placed, else why not. */
+  private String placeNewGroup(Layout layout, Draw draw) {
+    List<String> racks = rackNames();
+    Collections.shuffle(racks, ThreadLocalRandom.current());
+    List<List<Integer>> bins = new ArrayList<>(layout.bins);
+    bins.sort(Comparator.comparingInt((List<Integer> b) -> b.size()).reversed());
+    for (List<Integer> bin : bins) {
+      String rack = racks.stream().filter(r -> draw.tryRack(r, bin.size(), bin.size())).findFirst().orElse(null);
+      if (rack == null) {
+        return "no rack left with " + bin.size() + " eligible DataNodes for units " + bin;
+      }
+      racks.remove(rack);
+      layout.record(bin, draw.lastDrawn());
+    }
+    return null;
+  }
+
+  /** Null when placed, else why not. */
+  private String placeRebuild(Layout layout, Draw draw) {
+    for (int unit : layout.targetUnits) {
+      String rack = rackFor(layout.group, unit, draw);
+      if (rack == null) {
+        return "no eligible DataNode in a rack holding fewer than " + layout.group.perRack() + " blocks of the group";
+      }
+      layout.record(List.of(unit), draw.lastDrawn());
+      if (unit >= 0) {
+        layout.group.placed(unit, rack);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A rebuilt unit's rack: its rack-mates' if that has room and an eligible node, else a rack
+   * holding none of the group, else any rack with room; null if none.
+   */
+  private String rackFor(RackedGroup group, int unit, Draw draw) {
+    int cap = group.perRack();
+    if (unit >= 0) {
+      Optional<String> mates = group.matesRack(unit);
+      if (mates.isPresent() && draw.tryRack(mates.get(), 1, cap - group.blocksIn(mates.get()))) {
+        return mates.get();
+      }
+      List<String> fresh = new ArrayList<>(rackNames());
+      fresh.removeIf(r -> group.blocksIn(r) > 0);
+      Collections.shuffle(fresh, ThreadLocalRandom.current());
+      for (String r : fresh) {
+        if (draw.tryRack(r, 1, cap)) {
+          return r;
+        }
+      }
+    }
+    List<String> any = new ArrayList<>(rackNames());
+    any.removeIf(r -> !group.hasRoom(r));
+    Collections.shuffle(any, ThreadLocalRandom.current());
+    for (String r : any) {
+      if (draw.tryRack(r, 1, cap - group.blocksIn(r))) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /** The racks that hold DataNodes now. */
+  private List<String> rackNames() {
+    Set<String> racks = new TreeSet<>();
+    for (DatanodeDescriptor dn : dataNodes()) {
+      racks.add(dn.getNetworkLocation());
+    }
+    return new ArrayList<>(racks);
+  }
+
+  /**
+   * Satisfied if HDFS's rule is, or if the group could be an LRC group placed with combined
+   * locality: at most F blocks in any rack, F the least fault tolerance among the enabled
+   * policies a group of this width could belong to (the block is not passed, so an RS group
+   * of the same width is held to its own tolerance too). Without this the NameNode would see
+   * a combined-locality group on a cluster with more racks than it uses as misplaced and copy
+   * its blocks onto other racks.
+   */
+  @Override
+  public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {
+    BlockPlacementStatus hdfs = super.verifyBlockPlacement(locs, numberOfReplicas);
+    if (hdfs.isPlacementPolicySatisfied() || locs == null) {
+      return hdfs;
+    }
+    Optional<FSNamesystem> fsn = EcRepairNameNodePlugin.namesystemOf(clusterMap);
+    if (fsn.isEmpty()) {
+      return hdfs;
+    }
+    int tolerance = toleranceOfWidth(fsn.get().getErasureCodingPolicyManager().getEnabledPolicies(),
+        numberOfReplicas);
+    if (tolerance < 1) {
+      return hdfs;
+    }
+    Map<String, Integer> perRack = new HashMap<>();
+    for (DatanodeInfo dn : locs) {
+      perRack.merge(dn.getNetworkLocation(), 1, Integer::sum);
+    }
+    int most = perRack.values().stream().max(Integer::compare).orElse(0);
+    return most <= tolerance ? new RackFaultTolerant(perRack.size(), most, tolerance) : hdfs;
+  }
+
+  /**
+   * The least fault tolerance among enabled policies whose groups can have {@code width}
+   * blocks (a short last group has fewer data blocks), if one of them is an LRC; 0 otherwise.
+   */
+  static int toleranceOfWidth(ErasureCodingPolicy[] enabled, int width) {
+    int least = Integer.MAX_VALUE;
+    boolean lrc = false;
+    for (ErasureCodingPolicy p : enabled) {
+      int m = p.getNumParityUnits();
+      if (width <= m || width > p.getNumDataUnits() + m) {
+        continue;
+      }
+      Optional<LrcCode.Params> code = LrcGroups.lrcOf(p);
+      lrc |= code.isPresent();
+      least = Math.min(least, code.map(c -> c.g() + 1).orElse(m));
+    }
+    return lrc ? least : 0;
+  }
+
+  private static void sayOnce(String key, String message) {
+    if (SAID.add(key)) {
+      LOG.info(message);
+    } else {
+      LOG.debug(message);
+    }
+  }
+
+  /** A placement that keeps every rack within the fault tolerance. */
+  private record RackFaultTolerant(int racks, int most, int tolerance) implements BlockPlacementStatus {
+    @Override
+    public boolean isPlacementPolicySatisfied() {
+      return true;
+    }
+
+    @Override
+    public String getErrorDescription() {
+      return null;
+    }
+
+    @Override
+    public int getAdditionalReplicasRequired() {
+      return 0;
+    }
+
+    @Override
+    public String toString() {
+      return "combined locality: " + racks + " racks, at most " + most + " blocks per rack (tolerates " + tolerance
+          + ")";
+    }
+  }
+
+  /** One group's layout while its targets are chosen. */
+  private static final class Layout {
+    final RackedGroup group;
+    /** A new group: its racks, each a list of units. */
+    final List<List<Integer>> bins;
+    /** A rebuild: the unit of each target, in target order (-1: any rack with room). */
+    final List<Integer> targetUnits;
+    final Map<DatanodeDescriptor, Integer> unitOf = new HashMap<>();
+    boolean fellBack;
+
+    Layout(RackedGroup group, List<List<Integer>> bins, List<Integer> targetUnits) {
+      this.group = group;
+      this.bins = bins;
+      this.targetUnits = targetUnits;
+    }
+
+    int units() {
+      return bins != null ? bins.stream().mapToInt(List::size).sum() : targetUnits.size();
+    }
+
+    static Layout rebuild(LrcGroups.Rebuild r) {
+      return new Layout(new RackedGroup(CombinedLocality.place(r.code(), r.code().g() + 1), r.liveRacks()), null,
+          r.targetUnits());
+    }
+
+    /** Units of {@code units} go to the nodes just drawn, in order; -1 sorts after every unit. */
+    void record(List<Integer> units, List<DatanodeStorageInfo> drawn) {
+      for (int i = 0; i < drawn.size(); i++) {
+        int unit = units.get(i);
+        unitOf.put(drawn.get(i).getDatanodeDescriptor(), unit < 0 ? Integer.MAX_VALUE - 1 : unit);
+      }
+    }
+  }
+
+  /**
+   * The parent's draws, one rack at a time, with what is needed to take back a failed rack or
+   * the whole attempt (a failed draw leaves its tried nodes excluded and its storage types
+   * used).
+   */
+  private final class Draw {
+    private final Set<Node> excludedNodes;
+    private final long blocksize;
+    private final List<DatanodeStorageInfo> results;
+    private final boolean avoidStaleNodes;
+    private final EnumMap<StorageType, Integer> storageTypes;
+    private final int startSize;
+    private final Set<Node> startExcluded;
+    private final EnumMap<StorageType, Integer> startTypes;
+    private int lastFrom;
+
+    Draw(Set<Node> excludedNodes, long blocksize, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
+         EnumMap<StorageType, Integer> storageTypes) {
+      this.excludedNodes = excludedNodes;
+      this.blocksize = blocksize;
+      this.results = results;
+      this.avoidStaleNodes = avoidStaleNodes;
+      this.storageTypes = storageTypes;
+      this.startSize = results.size();
+      this.startExcluded = new HashSet<>(excludedNodes);
+      this.startTypes = new EnumMap<>(storageTypes);
+    }
+
+    /**
+     * Draws {@code count} nodes in {@code rack}, where at most {@code room} more of the group
+     * fit; on failure puts everything back as it was before this draw.
+     */
+    boolean tryRack(String rack, int count, int room) {
+      if (count > room) {
+        return false;
+      }
+      int before = results.size();
+      Set<Node> excluded = new HashSet<>(excludedNodes);
+      EnumMap<StorageType, Integer> types = new EnumMap<>(storageTypes);
+      try {
+        // maxNodesPerRack counts the group's live blocks (results) too; room keeps the layout's own bound
+        chooseRandom(count, NodeBase.normalize(rack), excludedNodes, blocksize, Integer.MAX_VALUE, results,
+            avoidStaleNodes, storageTypes);
+        lastFrom = before;
+        return true;
+      } catch (NotEnoughReplicasException e) {
+        restore(before, excluded, types);
+        return false;
+      }
+    }
+
+    List<DatanodeStorageInfo> lastDrawn() {
+      return results.subList(lastFrom, results.size());
+    }
+
+    void undo() {
+      restore(startSize, startExcluded, startTypes);
+    }
+
+    private void restore(int size, Set<Node> excluded, EnumMap<StorageType, Integer> types) {
+      results.subList(size, results.size()).clear();
+      excludedNodes.clear();
+      excludedNodes.addAll(excluded);
+      storageTypes.clear();
+      storageTypes.putAll(types);
+    }
+  }
+}

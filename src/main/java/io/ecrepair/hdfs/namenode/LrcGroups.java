@@ -1,0 +1,140 @@
+package io.ecrepair.hdfs.namenode;
+
+import io.ecrepair.codes.lrc.LrcCode;
+import io.ecrepair.codes.lrc.LrcFamily;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoStriped;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.hdfs.server.namenode.FSDirectory;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
+import org.apache.hadoop.hdfs.server.namenode.INode;
+import org.apache.hadoop.hdfs.server.namenode.INodeFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the namespace says about the LRC block group a placement serves, read under the
+ * namesystem's read lock (Hadoop 3.3.6 chooses targets for a new block and for
+ * reconstruction without holding it).
+ */
+final class LrcGroups {
+  private static final Logger LOG = LoggerFactory.getLogger(LrcGroups.class);
+
+  private LrcGroups() {
+  }
+
+  /**
+   * A group being rebuilt: its code, the rack of each live unit, and the unit each target is
+   * for, in target order.
+   */
+  record Rebuild(LrcCode.Params code, Map<Integer, String> liveRacks, List<Integer> targetUnits) {
+  }
+
+  /** The LRC shape of an EC policy; empty for every other codec. */
+  static Optional<LrcCode.Params> lrcOf(ErasureCodingPolicy policy) {
+    if (policy == null || !new LrcFamily().accepts(policy.getCodecName())) {
+      return Optional.empty();
+    }
+    return Optional.of(LrcCode.fromCodec(policy.getCodecName(), policy.getNumDataUnits(),
+        policy.getNumParityUnits()));
+  }
+
+  /** The LRC shape of the file at {@code path}, for a new block group of it. */
+  static Optional<LrcCode.Params> ofFile(FSNamesystem fsn, String path) {
+    fsn.readLock();
+    try {
+      INodeFile file = file(fsn, path);
+      if (file == null || !file.isStriped()) {
+        return Optional.empty();
+      }
+      return lrcOf(fsn.getErasureCodingPolicyManager().getByID(file.getErasureCodingPolicyID()));
+    } finally {
+      fsn.readUnlock("ec-repair placement");
+    }
+  }
+
+  /**
+   * The LRC group of the file at {@code path} that {@code live} (its live storages, as
+   * reconstruction passes them) belong to, and the units its {@code targets} new storages are
+   * for. A DataNode rebuilding a group gives its targets the missing indices in ascending
+   * order (StripedWriter.initTargetIndices), skipping units a decommissioning or entering-
+   * maintenance node still holds (those are sources); targets beyond the missing units copy
+   * those units (decommissioning) or add a rack, and stay -1 (any rack with room).
+   */
+  static Optional<Rebuild> ofRepair(FSNamesystem fsn, String path, List<DatanodeStorageInfo> live, int targets) {
+    fsn.readLock();
+    try {
+      INodeFile file = file(fsn, path);
+      if (file == null || !file.isStriped()) {
+        return Optional.empty();
+      }
+      for (BlockInfo block : file.getBlocks()) {
+        if (block instanceof BlockInfoStriped group && holdsAll(group, live)) {
+          return lrcOf(group.getErasureCodingPolicy()).map(code -> rebuild(code, group, live, targets));
+        }
+      }
+      return Optional.empty();
+    } finally {
+      fsn.readUnlock("ec-repair placement");
+    }
+  }
+
+  private static INodeFile file(FSNamesystem fsn, String path) {
+    try {
+      INode node = fsn.getFSDirectory().getINode(path, FSDirectory.DirOp.READ);
+      return node != null && node.isFile() ? node.asFile() : null;
+    } catch (IOException e) {
+      LOG.debug("cannot resolve {} for placement: {}", path, e.toString());
+      return null;
+    }
+  }
+
+  private static boolean holdsAll(BlockInfoStriped group, List<DatanodeStorageInfo> live) {
+    for (DatanodeStorageInfo s : live) {
+      if (group.getStorageBlockIndex(s) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Rebuild rebuild(LrcCode.Params code, BlockInfoStriped group, List<DatanodeStorageInfo> live,
+                                 int targets) {
+    Map<Integer, String> liveRacks = new HashMap<>();
+    BitSet present = new BitSet();
+    for (DatanodeStorageInfo s : live) {
+      int unit = group.getStorageBlockIndex(s);
+      liveRacks.put(unit, s.getDatanodeDescriptor().getNetworkLocation());
+      present.set(unit);
+    }
+    Set<Integer> leaving = new HashSet<>();
+    for (BlockInfoStriped.StorageAndBlockIndex si : group.getStorageAndIndexInfos()) {
+      DatanodeDescriptor dn = si.getStorage().getDatanodeDescriptor();
+      if (!present.get(si.getBlockIndex()) && (dn.isDecommissionInProgress() || dn.isEnteringMaintenance())) {
+        leaving.add((int) si.getBlockIndex());
+      }
+    }
+    List<Integer> units = new ArrayList<>();
+    for (int u = 0; u < code.n() && units.size() < targets; u++) {
+      boolean real = u >= code.k() || u < group.getRealDataBlockNum();
+      if (real && !present.get(u) && !leaving.contains(u)) {
+        units.add(u);
+      }
+    }
+    while (units.size() < targets) {
+      units.add(-1);
+    }
+    return new Rebuild(code, liveRacks, units);
+  }
+}

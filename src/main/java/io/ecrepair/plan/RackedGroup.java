@@ -1,0 +1,60 @@
+package io.ecrepair.plan;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One LRC block group on named racks under combined locality ({@link CombinedLocality}):
+ * where each unit is, and which rack a rebuilt unit should join so that its group keeps its
+ * rack-local repair. Pure bookkeeping; the NameNode's placement policy asks it.
+ */
+public final class RackedGroup {
+  private final CombinedLocality layout;
+  private final Map<Integer, String> rackOf = new HashMap<>();
+  private final Map<String, Integer> count = new HashMap<>();
+
+  /** {@code placed}: the rack of every unit that is there now. */
+  public RackedGroup(CombinedLocality layout, Map<Integer, String> placed) {
+    this.layout = layout;
+    placed.forEach(this::placed);
+  }
+
+  public void placed(int unit, String rack) {
+    String before = rackOf.put(unit, rack);
+    if (before != null) {
+      count.merge(before, -1, Integer::sum);
+    }
+    count.merge(rack, 1, Integer::sum);
+  }
+
+  /** Blocks of the group in {@code rack}. */
+  public int blocksIn(String rack) {
+    return count.getOrDefault(rack, 0);
+  }
+
+  /** Whether {@code rack} can take one more block of the group (at most perRack, so any rack can fail). */
+  public boolean hasRoom(String rack) {
+    return blocksIn(rack) < layout.perRack();
+  }
+
+  /**
+   * The rack holding most of {@code unit}'s rack-mates in the layout (its local group's blocks
+   * that share its rack), if it has room; empty when none of them is placed or that rack is
+   * full. Joining them keeps the unit's repair and theirs summed inside the rack.
+   */
+  public Optional<String> matesRack(int unit) {
+    Map<String, Integer> mates = new HashMap<>();
+    for (int u : layout.racks().get(layout.rackOf(unit))) {
+      String r = rackOf.get(u);
+      if (u != unit && r != null) {
+        mates.merge(r, 1, Integer::sum);
+      }
+    }
+    return mates.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).filter(this::hasRoom);
+  }
+
+  public int perRack() {
+    return layout.perRack();
+  }
+}
