@@ -12,7 +12,8 @@
 #   cluster.sh dn-start --state DIR I [--wipe]   start DataNode I again (--wipe: empty data dir first)
 #   cluster.sh dn-restart-all --state DIR [--dn-conf KEY=VALUE]...   new DN settings, all DNs restarted
 #   cluster.sh wait-live --state DIR [N]   wait until the NameNode sees N (default all) live DataNodes
-#   cluster.sh counters --state DIR        "name rx_bytes tx_bytes" of every node's interface
+#   cluster.sh counters --state DIR        "name rx_bytes tx_bytes" of every node's interface (and
+#                                          "rackR" lines: the router's leg into rack R)
 #   cluster.sh exec --state DIR NODE CMD...   run CMD in NODE's namespace (nn, client, dn0, ...)
 #   cluster.sh reach --state DIR FROM TO on|off   make TO unreachable from FROM (degraded reads)
 #   cluster.sh isolate --state DIR I on|off   cut DataNode I off from every other node (its JVM keeps
@@ -108,6 +109,8 @@ write_conf() {  # write_conf NODE IP
     prop dfs.namenode.redundancy.considerLoad false
     prop dfs.block.placement.ec.classname io.ecrepair.hdfs.namenode.CombinedLocalityPlacementPolicy
     prop dfs.namenode.plugins io.ecrepair.hdfs.namenode.EcRepairNameNodePlugin
+    # the benchmark's LRC scenarios with +hdfs-placement write here, to compare HDFS's placement
+    prop ecrepair.namenode.combined-locality.skip-paths /bench-hdfs-placement/
     prop dfs.blockreport.initialDelay 0
     prop dfs.datanode.hostname "$ip"
     prop dfs.datanode.address "$ip:9866"
@@ -355,11 +358,17 @@ cmd_dn_restart_all() {
 }
 
 cmd_counters() {
-  local name ns
+  local name ns r
   while read -r name ns _; do
     printf '%s %s %s\n' "$name" "$(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/rx_bytes)" \
       "$(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/tx_bytes)"
   done < "$STATE/nodes"
+  # The router's leg into each rack: rx = what left the rack (its uplink), tx = what entered it;
+  # every byte that crosses racks leaves one rack through its uplink once.
+  for r in $(seq 1 "${RACKS:-0}"); do
+    printf 'rack%s %s %s\n' "$r" "$(ip netns exec "ecb$ID-router" cat "/sys/class/net/rack$r/statistics/rx_bytes")" \
+      "$(ip netns exec "ecb$ID-router" cat "/sys/class/net/rack$r/statistics/tx_bytes")"
+  done
 }
 
 cmd_reach() {  # reach FROM TO on|off

@@ -46,7 +46,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
   Integer clientRate;
 
   @Option(names = "--racks", defaultValue = "0", description = "Racks behind a router (0 = one flat network; "
-      + "default ${DEFAULT-VALUE}).")
+      + "default ${DEFAULT-VALUE}). With racks the default scenarios are " + Scenario.RACK_DEFAULTS + ".")
   int racks;
 
   @Option(names = "--rack-rate", defaultValue = "50", description = "Each rack gateway's rate, Mbit/s (default "
@@ -66,8 +66,9 @@ final class ClusterBenchCommand implements Callable<Integer> {
   Integer warmupGroups;
 
   @Option(names = "--scenarios", split = ",", description = "Scenarios in order (default " + Scenario.DEFAULTS
-      + "; with --slow-nodes " + Scenario.SLOW_DEFAULTS + "). A scenario is a policy, with +plugin (RS rebuilt by "
-      + "our plugin) or +central (Clay, Butterfly without parallel plans), and +costs (the cost model on).")
+      + "; with --slow-nodes " + Scenario.SLOW_DEFAULTS + "; with --racks " + Scenario.RACK_DEFAULTS + "). A scenario "
+      + "is a policy, with +plugin (RS rebuilt by our plugin), +central (Clay, Butterfly without parallel plans) or "
+      + "+hdfs-placement (LRC placed as HDFS places it, not with combined locality), and +costs (the cost model on).")
   List<String> scenarios;
 
   @Option(names = "--slow-nodes", defaultValue = "0", description = "DataNodes given slower links (--slow-rate), "
@@ -121,7 +122,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
     ClusterOptions cluster = new ClusterOptions(dataNodes, racks, rate, rackRate, clientRate == null ? rate : clientRate,
         parseSize(blockSize), heap, Map.of(), ClusterOptions.spread(slowNodes, dataNodes), slowRate);
     String scenarioList = scenarios != null ? String.join(",", scenarios)
-        : slowNodes > 0 ? Scenario.SLOW_DEFAULTS : Scenario.DEFAULTS;
+        : slowNodes > 0 ? Scenario.SLOW_DEFAULTS : racks > 0 ? Scenario.RACK_DEFAULTS : Scenario.DEFAULTS;
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster, Scenario.parseList(scenarioList), groups, warmupGroups == null ? groups : warmupGroups,
         !noDegradedRead, !noSingleBlock && slowNodes == 0,
         policyFile != null ? policyFile.toAbsolutePath() : ShippedPolicies.defaultPolicyFile(), script(),
@@ -159,6 +160,14 @@ final class ClusterBenchCommand implements Callable<Integer> {
             String.join(", ", cluster.slowNodes().stream().map(i -> "dn" + i).toList()), cluster.slowRateMbit(),
             io.ecrepair.hdfs.StaticCosts.KEY);
       }
+      if (cluster.racks() > 0) {
+        int perRack = (cluster.dataNodes() + cluster.racks() - 1) / cluster.racks();
+        out.printf(Locale.ROOT, "racks: %d behind a router, each rack's uplink and downlink %d Mbit/s for up to %d "
+                + "DataNodes of %d Mbit/s (oversubscribed %.0f:1, as top-of-rack uplinks are); cross-rack bytes are "
+                + "counted on the router's rack legs; +hdfs-placement = the LRC files placed as HDFS places them, "
+                + "the others with combined locality%n", cluster.racks(), cluster.rackRateMbit(), perRack,
+            cluster.rateMbit(), (double) perRack * cluster.rateMbit() / cluster.rackRateMbit());
+      }
       out.printf(Locale.ROOT, "%d DataNodes, links %d Mbit/s (client %d), racks %d, blocks %d MiB, %d groups per "
               + "scenario after two warm-up recoveries of %d; NameNode: heartbeat 1 s, dead after 11 s, redundancy "
               + "monitor every 1 s, reconstruction targets spread, %s (CombinedLocalityPlacementPolicy)%n%n",
@@ -175,9 +184,11 @@ final class ClusterBenchCommand implements Callable<Integer> {
       print(out, r.nodeBytes());
       if (!report.singles().isEmpty()) {
         out.println();
-        out.println("Single-block race on an idle cluster (repair s = the reconstruction task's own time, or (NN) the "
-            + "NameNode-observed time for HDFS's own tasks; healthy read s = one healthy block read into the client "
-            + "namespace over a link like every DataNode's; busiest recv = the most any live DataNode received):");
+        out.println("Single-block race on an idle cluster (data block 0 lost; repair s = the reconstruction task's own "
+            + "time, or (NN) the NameNode-observed time for HDFS's own tasks; healthy read s = one healthy block read "
+            + "into the client namespace over a link like every DataNode's; busiest recv = the most any live DataNode "
+            + "received" + (cluster.racks() > 0 ? "; cross-rack blocks = bytes that left any rack, in blocks" : "")
+            + "):");
         print(out, r.singles());
       }
       if (!report.reads().isEmpty()) {

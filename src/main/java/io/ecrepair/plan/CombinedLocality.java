@@ -114,7 +114,7 @@ public record CombinedLocality(LrcCode.Params code, int perRack, List<List<Integ
   }
 
   /** The blocks a single-block repair of {@code lost} reads: its local group, or all data for a global parity. */
-  List<Integer> repairReads(int lost) {
+  public List<Integer> repairReads(int lost) {
     List<Integer> reads = new ArrayList<>();
     if (lost >= code.k() + code.l()) {
       for (int i = 0; i < code.k(); i++) {

@@ -54,6 +54,21 @@ public final class RackedGroup {
     return mates.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).filter(this::hasRoom);
   }
 
+  /**
+   * How many of the blocks {@code unit}'s single-block repair reads are in {@code rack}: a
+   * rebuilt unit that cannot join its rack-mates is best placed where most of its repair
+   * already is (one fewer partial sum crosses racks, for this repair and its next one).
+   */
+  public int repairReadsIn(int unit, String rack) {
+    int n = 0;
+    for (int u : layout.repairReads(unit)) {
+      if (rack.equals(rackOf.get(u))) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   public int perRack() {
     return layout.perRack();
   }

@@ -43,6 +43,9 @@ public final class Bars {
         || reads.stream().anyMatch(DegradedRead.Result::costModel)) {
       return costModel(recoveries, reads);
     }
+    if (recoveries.stream().anyMatch(r -> r.crossRackBytes() >= 0)) {
+      return racks(recoveries, singles);
+    }
     List<Bar> bars = new ArrayList<>();
     FullNodeRecovery.Result base = recoveries.stream().filter(r -> isRs104(r.policy()) && !r.scenario().endsWith("+plugin"))
         .findFirst().orElse(null);
@@ -139,6 +142,69 @@ public final class Bars {
           r.verified(), r.client() + " client"));
     }
     return bars;
+  }
+
+  /** Racks (ECWide): LRC(12,2,2) with combined locality against HDFS's placement and stock RS-10-4. */
+  public static final double RACK_CROSS_BLOCKS = 2.1;
+  public static final double RACK_LRC_OVER_RS = 3.0;
+  public static final double RACK_COMBINED_OVER_HDFS = 1.5;
+
+  /**
+   * The bars of a run on racks: cross-rack bytes of the single-block repair of an LRC(12,2,2)
+   * data block with combined locality, its full-node recovery against stock RS-10-4 and against
+   * the same LRC under HDFS's placement, the placement the NameNode made (combined locality
+   * and never more than f blocks of a group in one rack, before and after each recovery), and
+   * every rebuilt block verified.
+   */
+  static List<Bar> racks(List<FullNodeRecovery.Result> recoveries, List<SingleBlockRace.Result> singles) {
+    List<Bar> bars = new ArrayList<>();
+    SingleBlockRace.Result combinedOne = singles.stream().filter(r -> r.policy().startsWith("LRC-L2-12-4-")
+        && !Scenario.parse(r.scenario()).hdfsPlacement()).findFirst().orElse(null);
+    SingleBlockRace.Result hdfsOne = singles.stream().filter(r -> r.policy().startsWith("LRC-L2-12-4-")
+        && Scenario.parse(r.scenario()).hdfsPlacement()).findFirst().orElse(null);
+    String crossName = "cross-rack blocks per repaired LRC(12,2,2) data block, combined locality";
+    String crossNeed = String.format(Locale.ROOT, "<= %.1f", RACK_CROSS_BLOCKS);
+    if (combinedOne == null) {
+      bars.add(new Bar(crossName, null, crossNeed, null, "no single-block race of LRC-L2-12-4 with combined locality"));
+    } else {
+      bars.add(new Bar(crossName, combinedOne.crossRackBlocks(), crossNeed,
+          combinedOne.crossRackBlocks() <= RACK_CROSS_BLOCKS, String.format(Locale.ROOT,
+              "block %d, %s placement; HDFS's placement: %s", combinedOne.lostIndex(), combinedOne.placement(),
+              hdfsOne == null ? "not run" : String.format(Locale.ROOT, "%.2f blocks", hdfsOne.crossRackBlocks()))));
+    }
+    FullNodeRecovery.Result rs = recoveries.stream().filter(r -> isRs104(r.policy()) && !r.scenario().endsWith("+plugin"))
+        .findFirst().orElse(null);
+    FullNodeRecovery.Result combined = recoveries.stream().filter(r -> r.policy().startsWith("LRC-L2-12-4-")
+        && !Scenario.parse(r.scenario()).hdfsPlacement()).findFirst().orElse(null);
+    FullNodeRecovery.Result hdfs = recoveries.stream().filter(r -> r.policy().startsWith("LRC-L2-12-4-")
+        && Scenario.parse(r.scenario()).hdfsPlacement()).findFirst().orElse(null);
+    bars.add(speedup("full-node recovery LRC(12,2,2) combined locality vs stock RS-10-4 (racks)", rs, combined,
+        RACK_LRC_OVER_RS));
+    Bar vsHdfs = speedup("full-node recovery LRC(12,2,2) combined locality vs HDFS's placement", hdfs, combined,
+        RACK_COMBINED_OVER_HDFS);
+    bars.add(hdfs == null && combined != null ? new Bar(vsHdfs.name(), null, vsHdfs.required(), null,
+        "no LRC-L2-12-4 +hdfs-placement run") : vsHdfs);
+    for (FullNodeRecovery.Result r : recoveries) {
+      RackLayout l = r.layout();
+      if (l == null) {
+        continue;
+      }
+      String note = String.format(Locale.ROOT, "%d of %d groups with combined locality, %.2f blocks crossed racks per "
+          + "rebuilt block", l.combinedGroups(), l.groups(), r.crossRackBlocksPerRebuiltBlock());
+      bars.add(new Bar("most blocks of a group in one rack (before and after), " + r.scenario(),
+          (double) l.mostInOneRack(), "<= " + l.faultTolerance(), l.rackFaultTolerant(), note));
+      if (isCombined(r)) {
+        bars.add(new Bar("placement, " + r.scenario(), null, "combined-locality", l.placement()
+            .equals("combined-locality"), l.placement()));
+      }
+      bars.add(new Bar("every rebuilt block equal to the original, " + r.scenario(), null, "all", r.verified(),
+          r.lost().size() + " blocks"));
+    }
+    return bars;
+  }
+
+  private static boolean isCombined(FullNodeRecovery.Result r) {
+    return Scenario.parse(r.scenario()).placement().equals("combined-locality");
   }
 
   /** The busiest live DataNode's bytes received over the live DataNodes' mean. */

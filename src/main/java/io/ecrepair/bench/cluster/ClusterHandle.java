@@ -89,6 +89,11 @@ public final class ClusterHandle implements AutoCloseable {
         .orElseThrow(() -> new IllegalArgumentException("no node " + name));
   }
 
+  /** Racks the DataNodes sit in; 0 on one flat network. */
+  public int racks() {
+    return (int) dataNodes().stream().map(Node::rack).filter(r -> !r.equals("0")).distinct().count();
+  }
+
   /** The DataNode listening on {@code ip}. */
   public Node dataNodeAt(String ip) {
     return dataNodes().stream().filter(n -> n.ip().equals(ip)).findFirst()

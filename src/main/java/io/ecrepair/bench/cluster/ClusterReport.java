@@ -28,29 +28,53 @@ public final class ClusterReport {
         && !r.scenario().endsWith("+plugin")).findFirst().orElse(null);
   }
 
+  private boolean racked() {
+    return report.recoveries().stream().anyMatch(r -> r.crossRackBytes() >= 0);
+  }
+
   public Rows recoveries() {
     List<List<String>> rows = new ArrayList<>();
     FullNodeRecovery.Result base = stockRs();
+    boolean racks = racked();
     for (FullNodeRecovery.Result r : report.recoveries()) {
-      rows.add(List.of(r.scenario(), r.engine(), r.victim(), Integer.toString(r.lost().size()), f1(r.detectSeconds()),
-          f1(r.repairSeconds()), base == null ? "-" : f2(base.repairSeconds() / r.repairSeconds()) + "x",
+      List<String> row = new ArrayList<>(List.of(r.scenario(), r.engine(), r.victim(), Integer.toString(r.lost().size()),
+          f1(r.detectSeconds()), f1(r.repairSeconds()),
+          base == null ? "-" : f2(base.repairSeconds() / r.repairSeconds()) + "x",
           f2(r.measuredBlocks()), f2(r.theoryBlocks()), pct(r.measuredBlocks() / r.theoryBlocks() - 1),
           f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), r.verified() ? "yes" : "NO"));
+      if (racks) {
+        row.addAll(List.of(r.layout().placement(), f2(r.crossRackBlocksPerRebuiltBlock()),
+            Integer.toString(r.layout().mostInOneRack())));
+      }
+      rows.add(row);
     }
-    return new Rows(List.of("scenario", "rebuilt by", "killed", "blocks", "detect s", "repair s", "vs RS",
-        "recv/block", "theory", "dev", "max load", "CPU idle", "verified"), rows);
+    List<String> header = new ArrayList<>(List.of("scenario", "rebuilt by", "killed", "blocks", "detect s", "repair s",
+        "vs RS", "recv/block", "theory", "dev", "max load", "CPU idle", "verified"));
+    if (racks) {
+      header.addAll(List.of("placement", "cross-rack/block", "most in a rack"));
+    }
+    return new Rows(header, rows);
   }
 
   /** The single-block races: one block rebuilt on an idle cluster against one healthy block read. */
   public Rows singles() {
     List<List<String>> rows = new ArrayList<>();
+    boolean racks = racked();
     for (SingleBlockRace.Result r : report.singles()) {
-      rows.add(List.of(r.scenario(), r.strategy(), Integer.toString(r.lostIndex()),
+      List<String> row = new ArrayList<>(List.of(r.scenario(), r.strategy(), Integer.toString(r.lostIndex()),
           f2(r.seconds()) + (r.taskTimed() ? "" : " (NN)"), f2(r.healthySeconds()), f2(r.ratio()) + "x",
           f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), r.verified() ? "yes" : "NO"));
+      if (racks) {
+        row.addAll(List.of(r.placement(), f2(r.crossRackBlocks())));
+      }
+      rows.add(row);
     }
-    return new Rows(List.of("scenario", "strategy", "lost", "repair s", "healthy read s", "x healthy",
-        "busiest recv (blocks)", "CPU idle", "verified"), rows);
+    List<String> header = new ArrayList<>(List.of("scenario", "strategy", "lost", "repair s", "healthy read s",
+        "x healthy", "busiest recv (blocks)", "CPU idle", "verified"));
+    if (racks) {
+      header.addAll(List.of("placement", "cross-rack blocks"));
+    }
+    return new Rows(header, rows);
   }
 
   /** The host's idle CPU share, marked where the measurement was CPU-bound. */
@@ -136,6 +160,13 @@ public final class ClusterReport {
       m.put("cpuSaturated", r.cpuSaturated());
       m.put("verified", r.verified());
       m.put("nodes", nodes(r.bytes()));
+      if (r.crossRackBytes() >= 0) {
+        m.put("placement", r.layout().placement());
+        m.put("crossRackBytes", r.crossRackBytes());
+        m.put("crossRackBlocksPerRebuiltBlock", r.crossRackBlocksPerRebuiltBlock());
+        m.put("mostBlocksOfAGroupInOneRack", r.layout().mostInOneRack());
+        m.put("combinedLocalityGroups", r.layout().combinedGroups());
+      }
       results.add(m);
     }
     for (DegradedRead.Result r : report.reads()) {
@@ -172,6 +203,10 @@ public final class ClusterReport {
       m.put("cpuIdleShare", Double.isNaN(r.cpuIdleShare()) ? null : r.cpuIdleShare());
       m.put("verified", r.verified());
       m.put("nodes", nodes(r.bytes()));
+      if (!Double.isNaN(r.crossRackBlocks())) {
+        m.put("placement", r.placement());
+        m.put("crossRackBlocksPerRebuiltBlock", r.crossRackBlocks());
+      }
       results.add(m);
     }
     List<Object> bars = new ArrayList<>();

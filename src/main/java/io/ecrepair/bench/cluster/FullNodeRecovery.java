@@ -49,7 +49,8 @@ public final class FullNodeRecovery {
   public record Result(String scenario, String policy, int groups, long blockBytes, String victim,
                        List<LostBlock> lost, double detectSeconds, double repairSeconds, double wallSeconds,
                        Map<String, NodeCounters.Bytes> bytes, long pluginTasks, long allTasks, double theoryBlocks,
-                       double measuredBlocks, double maxLoadBlocks, double taskSeconds, double cpuIdleShare) {
+                       double measuredBlocks, double maxLoadBlocks, double taskSeconds, double cpuIdleShare,
+                       RackLayout layout, long crossRackBytes) {
     public boolean verified() {
       return !lost.isEmpty() && lost.stream().allMatch(LostBlock::verified);
     }
@@ -68,6 +69,11 @@ public final class FullNodeRecovery {
         }
       }
       return (double) max / blockBytes;
+    }
+
+    /** Bytes that crossed racks per rebuilt block, in blocks; NaN without racks. */
+    public double crossRackBlocksPerRebuiltBlock() {
+      return crossRackBytes < 0 || lost.isEmpty() ? Double.NaN : (double) crossRackBytes / lost.size() / blockBytes;
     }
 
     /** Who ran the reconstruction tasks, as the DataNodes' counters tell. */
@@ -97,8 +103,17 @@ public final class FullNodeRecovery {
   /** One recovery; the victim is never one of the DataNodes named in {@code spared}. */
   public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed, Loss loss,
                     Set<String> spared, LongConsumer written) throws IOException, InterruptedException {
+    return run(scenario, policy, groups, blockSize, seed, loss, spared, -1, written);
+  }
+
+  /**
+   * The same; with {@code victimIndex} >= 0 the victim is the DataNode holding that internal
+   * block of the first group, else the one holding the most internal blocks.
+   */
+  public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed, Loss loss,
+                    Set<String> spared, int victimIndex, LongConsumer written) throws IOException, InterruptedException {
     int k = policy.getNumDataUnits();
-    Path file = new Path("/bench/" + Scenario.pathName(scenario) + "/recovery");
+    Path file = new Path(Scenario.benchDir(scenario) + "/recovery");
     long length = (long) groups * k * blockSize;
     progress.accept(String.format("%s: writing %d block groups (%d MiB) under %s", scenario, groups, length >> 20,
         policy.getName()));
@@ -106,7 +121,8 @@ public final class FullNodeRecovery {
     List<LocatedStripedBlock> before = BenchFiles.awaitAllBlocks(fs, file, policy, timeoutMs);
     Set<String> sparedIps = new HashSet<>();
     spared.forEach(name -> sparedIps.add(cluster.node(name).ip()));
-    Node victim = cluster.dataNodeAt(mostLoaded(before, sparedIps));
+    Node victim = cluster.dataNodeAt(victimIndex >= 0 ? holder(before.get(0), victimIndex)
+        : mostLoaded(before, sparedIps));
     Map<String, String> originals = new LinkedHashMap<>();
     List<int[]> lost = new ArrayList<>();
     for (int g = 0; g < before.size(); g++) {
@@ -170,7 +186,8 @@ public final class FullNodeRecovery {
       }
       long t2 = System.nanoTime();
       double idle = HostCpu.now().idleShareSince(cpuBefore);
-      NodeCounters delta = cluster.counters().since(countersBefore);
+      NodeCounters all = cluster.counters().since(countersBefore);
+      NodeCounters delta = all.withoutRackLegs();
       DataNodeJmx.Tasks done = tasks(victim).minus(tasksBefore);
       progress.accept(String.format("%s: all %d blocks rebuilt %.1f s after the NameNode dropped the replicas; "
           + "verifying them",
@@ -180,7 +197,10 @@ public final class FullNodeRecovery {
       return new Result(scenario, policy.getName(), groups, blockSize, victim.name(), rebuilt, (t1 - t0) / 1e9,
           (t2 - t1) / 1e9, (t2 - t0) / 1e9, delta.nodes(), done.plugin(), done.all(), theory,
           repairBlocks(delta, victim, rebuilt.size(), blockSize), maxLoad(delta, rebuilt, blockSize),
-          done.plugin() == 0 ? Double.NaN : done.pluginMillis() / 1000.0 / done.plugin(), idle);
+          done.plugin() == 0 ? Double.NaN : done.pluginMillis() / 1000.0 / done.plugin(), idle,
+          RackLayout.of(policy, before, ip -> cluster.dataNodeAt(ip).rack()).worse(
+              RackLayout.of(policy, after, ip -> cluster.dataNodeAt(ip).rack())),
+          cluster.racks() > 0 ? all.crossRackBytes() : -1);
     } finally {
       fs.delete(file.getParent(), true);
       if (loss == Loss.CRASH) {
@@ -210,6 +230,16 @@ public final class FullNodeRecovery {
         .max(Comparator.<Map.Entry<String, Integer>>comparingInt(Map.Entry::getValue)
             .thenComparing(e -> -lastOctet(e.getKey())))
         .orElseThrow(() -> new IllegalStateException("the file has no blocks")).getKey();
+  }
+
+  /** The IP of the DataNode holding internal block {@code index} of {@code group}. */
+  static String holder(LocatedStripedBlock group, int index) {
+    for (int j = 0; j < group.getBlockIndices().length; j++) {
+      if (group.getBlockIndices()[j] == index) {
+        return group.getLocations()[j].getIpAddr();
+      }
+    }
+    throw new IllegalStateException("the group has no internal block " + index);
   }
 
   private static int lastOctet(String ip) {

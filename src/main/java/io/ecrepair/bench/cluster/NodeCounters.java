@@ -62,6 +62,25 @@ public final class NodeCounters {
     return b;
   }
 
+  /**
+   * Bytes that crossed racks: what left every rack through its uplink (the router's legs,
+   * named rack1, rack2, ...); 0 on a flat network.
+   */
+  public long crossRackBytes() {
+    return nodes.entrySet().stream().filter(e -> isRackLeg(e.getKey())).mapToLong(e -> e.getValue().rx()).sum();
+  }
+
+  /** The nodes' own counters, without the router's rack legs. */
+  public NodeCounters withoutRackLegs() {
+    Map<String, Bytes> m = new LinkedHashMap<>(nodes);
+    m.keySet().removeIf(NodeCounters::isRackLeg);
+    return new NodeCounters(m);
+  }
+
+  private static boolean isRackLeg(String name) {
+    return name.matches("rack[0-9]+");
+  }
+
   /** Sum over the DataNodes (names dn0, dn1, ...). */
   public Bytes dataNodeTotal() {
     long rx = 0;

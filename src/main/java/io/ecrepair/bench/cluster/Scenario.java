@@ -10,11 +10,20 @@ import java.util.List;
  * Butterfly whether they run with {@code ecrepair.datanode.parallel=false} (the central
  * sub-chunk repair instead of the parallel plans), and whether the cost model is on (for a
  * cluster with slow DataNodes: the DataNodes get the operator's costs of the slow ones, and
- * the degraded-read client measures costs; without it neither). Written {@code POLICY},
- * {@code POLICY+plugin} (RS) or {@code POLICY+central} (Clay, Butterfly), with {@code +costs}
- * after, e.g. {@code CLAY-10-4-4096k+central}, {@code RS-10-4-1024k+plugin+costs}.
+ * the degraded-read client measures costs; without it neither), and for LRC whether its files
+ * are placed as HDFS places them instead of with combined locality (on a cluster with racks).
+ * Written {@code POLICY}, {@code POLICY+plugin} (RS), {@code POLICY+central} (Clay, Butterfly)
+ * or {@code POLICY+hdfs-placement} (LRC), with {@code +costs} after, e.g.
+ * {@code CLAY-10-4-4096k+central}, {@code RS-10-4-1024k+plugin+costs}.
  */
-public record Scenario(String policy, boolean pluginRebuildsRs, boolean central, boolean costs) {
+public record Scenario(String policy, boolean pluginRebuildsRs, boolean central, boolean costs,
+                       boolean hdfsPlacement) {
+  /**
+   * Where {@code +hdfs-placement} scenarios write: the benchmark cluster's NameNode places LRC
+   * files under it as HDFS does ({@code ecrepair.namenode.combined-locality.skip-paths}).
+   */
+  public static final String HDFS_PLACEMENT_ROOT = "/bench-hdfs-placement/";
+  private static final String HDFS_PLACEMENT = "+hdfs-placement";
   public static final String REBUILD_RS_KEY = io.ecrepair.hdfs.task.DataNodeKeys.REBUILD_RS_KEY;
   public static final String PARALLEL_KEY = io.ecrepair.hdfs.task.DataNodeKeys.PARALLEL_KEY;
 
@@ -26,6 +35,11 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
   public static final String DEFAULTS =
       "RS-10-4-1024k,RS-10-4-1024k+plugin,CLAY-10-4-4096k+central,CLAY-10-4-4096k,BUTTERFLY-10-2-4096k,"
           + "LRC-L2-12-4-1024k";
+  /**
+   * With racks: stock RS-10-4, and LRC(12,2,2) placed as HDFS places it and with combined
+   * locality (both repaired by the plugin's rack-local chains).
+   */
+  public static final String RACK_DEFAULTS = "RS-10-4-1024k,LRC-L2-12-4-1024k+hdfs-placement,LRC-L2-12-4-1024k";
   /** With slow DataNodes: each of RS-10-4 through the plugin and CLAY-10-4, without and with the cost model. */
   public static final String SLOW_DEFAULTS =
       "RS-10-4-1024k+plugin,RS-10-4-1024k+plugin+costs,CLAY-10-4-4096k,CLAY-10-4-4096k+costs";
@@ -40,11 +54,19 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
     if (costs) {
       t = t.substring(0, t.length() - "+costs".length());
     }
+    boolean hdfsPlacement = t.endsWith(HDFS_PLACEMENT);
+    if (hdfsPlacement) {
+      t = t.substring(0, t.length() - HDFS_PLACEMENT.length());
+    }
     boolean plugin = t.endsWith("+plugin");
     boolean central = t.endsWith("+central");
     String policy = plugin ? t.substring(0, t.length() - "+plugin".length())
         : central ? t.substring(0, t.length() - "+central".length()) : t;
-    Scenario s = new Scenario(policy, plugin, central, costs);
+    Scenario s = new Scenario(policy, plugin, central, costs, hdfsPlacement);
+    if (hdfsPlacement && !s.codec().startsWith(io.ecrepair.codes.lrc.LrcCode.CODEC_PREFIX)) {
+      throw new IllegalArgumentException("'" + HDFS_PLACEMENT + "' is for LRC policies (every other policy is placed "
+          + "as HDFS places it anyway), not " + policy);
+    }
     if (plugin && !s.isRs()) {
       throw new IllegalArgumentException("'+plugin' is for RS policies (our plugin always rebuilds " + policy + ")");
     }
@@ -116,7 +138,22 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
   }
 
   public String name() {
-    return policy + (pluginRebuildsRs ? "+plugin" : "") + (central ? "+central" : "") + (costs ? "+costs" : "");
+    return policy + (pluginRebuildsRs ? "+plugin" : "") + (central ? "+central" : "")
+        + (hdfsPlacement ? HDFS_PLACEMENT : "") + (costs ? "+costs" : "");
+  }
+
+  /**
+   * The placement asked for: {@code combined-locality} for LRC (the NameNode falls back to
+   * HDFS's own where racks are too few, which the benchmark checks), else {@code hdfs}.
+   */
+  public String placement() {
+    return codec().startsWith(io.ecrepair.codes.lrc.LrcCode.CODEC_PREFIX) && !hdfsPlacement ? "combined-locality"
+        : "hdfs";
+  }
+
+  /** The directory a run named {@code runName} (a scenario's name, maybe with a suffix) writes to. */
+  public static String benchDir(String runName) {
+    return (runName.contains(HDFS_PLACEMENT) ? HDFS_PLACEMENT_ROOT : "/bench/") + pathName(runName);
   }
 
   /** A scenario name made safe for an HDFS path. */

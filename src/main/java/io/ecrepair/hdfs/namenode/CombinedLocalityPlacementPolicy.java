@@ -52,14 +52,24 @@ import org.slf4j.LoggerFactory;
  * the layout needs, a rack lacks eligible nodes, or the plugin is missing.
  */
 public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy {
+  /**
+   * Path prefixes (comma-separated; default none) whose LRC files are placed as HDFS places
+   * them, for example to keep one directory as it was, or to compare the two placements on one
+   * cluster as the benchmark does. Matched against the path as the writer names it.
+   */
+  public static final String HDFS_PLACEMENT_PATHS_KEY = "ecrepair.namenode.combined-locality.skip-paths";
+
   private static final Logger LOG = LoggerFactory.getLogger(CombinedLocalityPlacementPolicy.class);
   private static final ThreadLocal<Layout> LAYOUT = new ThreadLocal<>();
   private static final Set<String> SAID = Collections.synchronizedSet(new HashSet<>());
   private static final AtomicBoolean ANNOUNCED = new AtomicBoolean();
 
+  private volatile List<String> hdfsPlacementPaths = List.of();
+
   @Override
   public void setConf(Configuration conf) {
     super.setConf(conf);
+    hdfsPlacementPaths = List.copyOf(conf.getTrimmedStringCollection(HDFS_PLACEMENT_PATHS_KEY));
     String active = "ec-repair: EC placement policy {} active: LRC block groups placed with combined locality (each "
         + "local group on as few racks as its fault tolerance allows), rebuilt LRC blocks join their rack-mates; other "
         + "policies as {}";
@@ -114,7 +124,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
   }
 
   private Layout layoutFor(String srcPath, int numOfReplicas, List<DatanodeStorageInfo> chosen) {
-    if (srcPath == null || numOfReplicas < 1) {
+    if (srcPath == null || numOfReplicas < 1 || hdfsPlacementPaths.stream().anyMatch(srcPath::startsWith)) {
       return null;
     }
     Optional<FSNamesystem> fsn = EcRepairNameNodePlugin.namesystemOf(clusterMap);
@@ -139,7 +149,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
           + racks);
       return null;
     }
-    return new Layout(new RackedGroup(ideal, Map.of()), onRacks.get().racks(), null);
+    return new Layout(code, new RackedGroup(ideal, Map.of()), onRacks.get().racks(), null);
   }
 
   /**
@@ -176,10 +186,21 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
   /** Null when placed, else why not. */
   private String placeNewGroup(Layout layout, Draw draw) {
     List<String> racks = rackNames();
-    Collections.shuffle(racks, ThreadLocalRandom.current());
+    Map<String, Integer> size = new HashMap<>();
+    Map<String, Double> order = new HashMap<>(); // random, weighted by rack size (an exponential race)
+    for (String r : racks) {
+      int nodes = clusterMap.getDatanodesInRack(r).size();
+      size.put(r, nodes);
+      order.put(r, -Math.log(1 - ThreadLocalRandom.current().nextDouble()) / Math.max(1, nodes));
+    }
     List<List<Integer>> bins = new ArrayList<>(layout.bins);
-    bins.sort(Comparator.comparingInt((List<Integer> b) -> b.size()).reversed());
+    // Largest first; among equal sizes, the racks of more local groups' parities first, so that
+    // they get the racks with DataNodes to spare: a block lost from a full rack is rebuilt there.
+    bins.sort(Comparator.comparingInt((List<Integer> b) -> b.size())
+        .thenComparingInt(b -> layout.localParities(b)).reversed());
     for (List<Integer> bin : bins) {
+      // racks that keep a DataNode to spare after taking the bin first, then larger racks more often
+      racks.sort(Comparator.comparingInt((String r) -> size.get(r) > bin.size() ? 0 : 1).thenComparing(order::get));
       String rack = racks.stream().filter(r -> draw.tryRack(r, bin.size(), bin.size())).findFirst().orElse(null);
       if (rack == null) {
         return "no rack left with " + bin.size() + " eligible DataNodes for units " + bin;
@@ -228,6 +249,9 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     List<String> any = new ArrayList<>(rackNames());
     any.removeIf(r -> !group.hasRoom(r));
     Collections.shuffle(any, ThreadLocalRandom.current());
+    if (unit >= 0) { // where most of its repair reads are first
+      any.sort(Comparator.comparingInt((String r) -> group.repairReadsIn(unit, r)).reversed());
+    }
     for (String r : any) {
       if (draw.tryRack(r, 1, cap - group.blocksIn(r))) {
         return r;
@@ -329,6 +353,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
 
   /** One group's layout while its targets are chosen. */
   private static final class Layout {
+    final LrcCode.Params code;
     final RackedGroup group;
     /** A new group: its racks, each a list of units. */
     final List<List<Integer>> bins;
@@ -337,10 +362,16 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     final Map<DatanodeDescriptor, Integer> unitOf = new HashMap<>();
     boolean fellBack;
 
-    Layout(RackedGroup group, List<List<Integer>> bins, List<Integer> targetUnits) {
+    Layout(LrcCode.Params code, RackedGroup group, List<List<Integer>> bins, List<Integer> targetUnits) {
+      this.code = code;
       this.group = group;
       this.bins = bins;
       this.targetUnits = targetUnits;
+    }
+
+    /** Local parities among {@code units}. */
+    int localParities(List<Integer> units) {
+      return (int) units.stream().filter(u -> u >= code.k() && u < code.k() + code.l()).count();
     }
 
     int units() {
@@ -348,8 +379,8 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     }
 
     static Layout rebuild(LrcGroups.Rebuild r) {
-      return new Layout(new RackedGroup(CombinedLocality.place(r.code(), r.code().g() + 1), r.liveRacks()), null,
-          r.targetUnits());
+      return new Layout(r.code(), new RackedGroup(CombinedLocality.place(r.code(), r.code().g() + 1), r.liveRacks()),
+          null, r.targetUnits());
     }
 
     /** Units of {@code units} go to the nodes just drawn, in order; -1 sorts after every unit. */

@@ -19,7 +19,19 @@ class BarsTest {
     bytes.put("dn1", new NodeCounters.Bytes(100L << 20, 5L << 20));
     return new FullNodeRecovery.Result(scenario, policy, 20, 16L << 20, "dn0",
         List.of(new FullNodeRecovery.LostBlock(0, 3, 1003, "dn1", true)), 11.0, repairSeconds, 11.0 + repairSeconds,
-        bytes, plugin, all, theory, measured, measured, 1.0, 0.5);
+        bytes, plugin, all, theory, measured, measured, 1.0, 0.5, null, -1);
+  }
+
+  /** A recovery on racks: 20 rebuilt 16 MiB blocks, {@code crossBlocks} blocks crossing racks in all. */
+  static FullNodeRecovery.Result rackRecovery(String scenario, double repairSeconds, RackLayout layout,
+                                              double crossBlocks) {
+    FullNodeRecovery.Result r = recovery(scenario, scenario.replace("+hdfs-placement", ""), repairSeconds, 6, 6, 1, 1);
+    List<FullNodeRecovery.LostBlock> lost = new java.util.ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      lost.add(new FullNodeRecovery.LostBlock(i, 3, 1003 + 16 * i, "dn1", true));
+    }
+    return new FullNodeRecovery.Result(r.scenario(), r.policy(), 20, 16L << 20, "dn0", lost, 11.0, repairSeconds,
+        11.0 + repairSeconds, r.bytes(), 1, 1, 6, 6, 6, 1.0, 0.5, layout, (long) (crossBlocks * (16L << 20)));
   }
 
   static DegradedRead.Result read(String policy, String client, double seconds) {
@@ -66,7 +78,47 @@ class BarsTest {
 
   static SingleBlockRace.Result single(String scenario, String strategy, double seconds, double healthy, double load) {
     return new SingleBlockRace.Result(scenario, scenario.replace("+plugin", ""), strategy, 0, seconds, true, healthy,
-        load, 16L << 20, Map.of("dn1", new NodeCounters.Bytes(17L << 20, 0)), true, 0.4);
+        load, 16L << 20, Map.of("dn1", new NodeCounters.Bytes(17L << 20, 0)), true, 0.4, "hdfs", Double.NaN);
+  }
+
+  @Test
+  void racksCompareCombinedLocalityWithHdfsPlacementAndStockRs() {
+    RackLayout combined = new RackLayout(20, 3, 20, 3);
+    RackLayout hdfs = new RackLayout(20, 3, 0, 3);
+    List<FullNodeRecovery.Result> recoveries = List.of(
+        rackRecovery("RS-10-4-1024k", 90, new RackLayout(20, 3, 0, 4), 20 * 9.0),
+        rackRecovery("LRC-L2-12-4-1024k+hdfs-placement", 50, hdfs, 20 * 4.5),
+        rackRecovery("LRC-L2-12-4-1024k", 28, combined, 20 * 2.4));
+    List<SingleBlockRace.Result> singles = List.of(
+        new SingleBlockRace.Result("LRC-L2-12-4-1024k+hdfs-placement", "LRC-L2-12-4-1024k", "pipeline", 0, 9, true, 3,
+            1, 16L << 20, Map.of(), true, 0.5, "hdfs", 4.0),
+        new SingleBlockRace.Result("LRC-L2-12-4-1024k", "LRC-L2-12-4-1024k", "pipeline", 0, 5, true, 3, 1,
+            16L << 20, Map.of(), true, 0.5, "combined-locality", 2.0));
+    List<Bars.Bar> bars = Bars.check(recoveries, List.of(), singles);
+    Map<String, Bars.Bar> byName = new java.util.HashMap<>();
+    bars.forEach(b -> byName.put(b.name(), b));
+    Bars.Bar cross = byName.get("cross-rack blocks per repaired LRC(12,2,2) data block, combined locality");
+    assertEquals(2.0, cross.measured(), 1e-9);
+    assertTrue(cross.pass(), cross.note());
+    assertTrue(cross.note().contains("4.00"), "HDFS's placement beside it: " + cross.note());
+    Bars.Bar vsRs = byName.get("full-node recovery LRC(12,2,2) combined locality vs stock RS-10-4 (racks)");
+    assertEquals(90 / 28.0, vsRs.measured(), 1e-9);
+    assertTrue(vsRs.pass());
+    Bars.Bar vsHdfs = byName.get("full-node recovery LRC(12,2,2) combined locality vs HDFS's placement");
+    assertEquals(50 / 28.0, vsHdfs.measured(), 1e-9);
+    assertTrue(vsHdfs.pass());
+    assertTrue(byName.get("placement, LRC-L2-12-4-1024k").pass());
+    assertTrue(byName.get("most blocks of a group in one rack (before and after), LRC-L2-12-4-1024k").pass());
+    assertEquals(2.4, recoveries.get(2).crossRackBlocksPerRebuiltBlock(), 1e-9);
+
+    // A NameNode that fell back, or a rack holding more than f blocks of a group, fails.
+    List<Bars.Bar> bad = Bars.check(List.of(rackRecovery("LRC-L2-12-4-1024k", 28, new RackLayout(20, 4, 0, 3), 60)),
+        List.of(), List.of());
+    bad.forEach(b -> byName.put(b.name(), b));
+    assertFalse(byName.get("placement, LRC-L2-12-4-1024k").pass());
+    assertFalse(byName.get("most blocks of a group in one rack (before and after), LRC-L2-12-4-1024k").pass());
+    assertNull(byName.get("cross-rack blocks per repaired LRC(12,2,2) data block, combined locality").pass(),
+        "no single-block race: not measured");
   }
 
   @Test

@@ -53,6 +53,31 @@ class ScenarioTest {
   }
 
   @Test
+  void hdfsPlacementOnlyForLrcAndWrittenWhereTheNameNodeSkipsCombinedLocality() {
+    List<Scenario> s = Scenario.parseList(Scenario.RACK_DEFAULTS);
+    assertEquals(3, s.size());
+    assertEquals("hdfs", s.get(0).placement());
+    assertTrue(s.get(1).hdfsPlacement());
+    assertEquals("hdfs", s.get(1).placement());
+    assertEquals("combined-locality", s.get(2).placement());
+    assertEquals("LRC-L2-12-4-1024k+hdfs-placement", s.get(1).name());
+    assertEquals(s.get(1), Scenario.parse(s.get(1).name()));
+    assertEquals(s.get(1).name() + "+costs", Scenario.parse(s.get(1).name() + "+costs").name());
+    assertThrows(IllegalArgumentException.class, () -> Scenario.parse("RS-10-4-1024k+hdfs-placement"));
+    // warm-ups and races of the scenario write under the NameNode's skip path too
+    assertTrue(Scenario.benchDir(s.get(1).name() + "-warmup1").startsWith(Scenario.HDFS_PLACEMENT_ROOT));
+    assertTrue(Scenario.benchDir(s.get(1).name() + "-single").startsWith(Scenario.HDFS_PLACEMENT_ROOT));
+    assertTrue(Scenario.benchDir(s.get(2).name()).startsWith("/bench/"));
+  }
+
+  @Test
+  void theClusterNameNodeSkipsCombinedLocalityWhereHdfsPlacementScenariosWrite() throws Exception {
+    String script = java.nio.file.Files.readString(java.nio.file.Path.of("dev-support/cluster/cluster.sh"));
+    assertTrue(script.contains("prop " + io.ecrepair.hdfs.namenode.CombinedLocalityPlacementPolicy.HDFS_PLACEMENT_PATHS_KEY
+        + " " + Scenario.HDFS_PLACEMENT_ROOT), "cluster.sh sets the skip path the benchmark writes to");
+  }
+
+  @Test
   void slowNodesAreSpreadReproducibly() {
     assertEquals(List.of(0, 2, 5, 8, 11, 14), ClusterOptions.spread(6, 17));
     assertEquals(List.of(), ClusterOptions.spread(0, 17));
