@@ -185,14 +185,15 @@ public final class Bars {
     bars.add(hdfs == null && combined != null ? new Bar(vsHdfs.name(), null, vsHdfs.required(), null,
         "no LRC-L2-12-4 +hdfs-placement run") : vsHdfs);
     for (FullNodeRecovery.Result r : recoveries) {
-      RackLayout l = r.layout();
+      RackLayout l = r.written();
       if (l == null) {
         continue;
       }
-      String note = String.format(Locale.ROOT, "%d of %d groups with combined locality, %.2f blocks crossed racks per "
-          + "rebuilt block", l.combinedGroups(), l.groups(), r.crossRackBlocksPerRebuiltBlock());
+      String note = String.format(Locale.ROOT, "%d of %d groups written with combined locality, %d after the recovery; "
+          + "%.2f blocks crossed racks per rebuilt block", l.combinedGroups(), l.groups(), r.rebuilt().combinedGroups(),
+          r.crossRackBlocksPerRebuiltBlock());
       bars.add(new Bar("most blocks of a group in one rack (before and after), " + r.scenario(),
-          (double) l.mostInOneRack(), "<= " + l.faultTolerance(), l.rackFaultTolerant(), note));
+          (double) r.mostInOneRack(), "<= " + l.faultTolerance(), r.mostInOneRack() <= l.faultTolerance(), note));
       if (isCombined(r)) {
         bars.add(new Bar("placement, " + r.scenario(), null, "combined-locality", l.placement()
             .equals("combined-locality"), l.placement()));

@@ -50,7 +50,7 @@ public final class FullNodeRecovery {
                        List<LostBlock> lost, double detectSeconds, double repairSeconds, double wallSeconds,
                        Map<String, NodeCounters.Bytes> bytes, long pluginTasks, long allTasks, double theoryBlocks,
                        double measuredBlocks, double maxLoadBlocks, double taskSeconds, double cpuIdleShare,
-                       RackLayout layout, long crossRackBytes) {
+                       RackLayout written, RackLayout rebuilt, long crossRackBytes) {
     public boolean verified() {
       return !lost.isEmpty() && lost.stream().allMatch(LostBlock::verified);
     }
@@ -69,6 +69,11 @@ public final class FullNodeRecovery {
         }
       }
       return (double) max / blockBytes;
+    }
+
+    /** The most blocks of a group in one rack, as written or after the recovery. */
+    public int mostInOneRack() {
+      return Math.max(written.mostInOneRack(), rebuilt.mostInOneRack());
     }
 
     /** Bytes that crossed racks per rebuilt block, in blocks; NaN without racks. */
@@ -198,8 +203,8 @@ public final class FullNodeRecovery {
           (t2 - t1) / 1e9, (t2 - t0) / 1e9, delta.nodes(), done.plugin(), done.all(), theory,
           repairBlocks(delta, victim, rebuilt.size(), blockSize), maxLoad(delta, rebuilt, blockSize),
           done.plugin() == 0 ? Double.NaN : done.pluginMillis() / 1000.0 / done.plugin(), idle,
-          RackLayout.of(policy, before, ip -> cluster.dataNodeAt(ip).rack()).worse(
-              RackLayout.of(policy, after, ip -> cluster.dataNodeAt(ip).rack())),
+          RackLayout.of(policy, before, ip -> cluster.dataNodeAt(ip).rack()),
+          RackLayout.of(policy, after, ip -> cluster.dataNodeAt(ip).rack()),
           cluster.racks() > 0 ? all.crossRackBytes() : -1);
     } finally {
       fs.delete(file.getParent(), true);

@@ -52,19 +52,8 @@ public record RackLayout(int groups, int mostInOneRack, int combinedGroups, int 
     return true;
   }
 
-  /** The worse of two looks at the same file (before and after a recovery). */
-  public RackLayout worse(RackLayout other) {
-    return new RackLayout(Math.max(groups, other.groups), Math.max(mostInOneRack, other.mostInOneRack),
-        Math.min(combinedGroups, other.combinedGroups), faultTolerance);
-  }
-
   /** {@code combined-locality} when every group has it, {@code hdfs} when none, else {@code mixed}. */
   public String placement() {
     return groups > 0 && combinedGroups == groups ? "combined-locality" : combinedGroups == 0 ? "hdfs" : "mixed";
-  }
-
-  /** Whether any one rack can fail without losing a group. */
-  public boolean rackFaultTolerant() {
-    return mostInOneRack <= faultTolerance;
   }
 }

@@ -2,6 +2,7 @@ package io.ecrepair.hdfs.namenode;
 
 import io.ecrepair.codes.lrc.LrcCode;
 import io.ecrepair.plan.CombinedLocality;
+import io.ecrepair.plan.RackAssignment;
 import io.ecrepair.plan.RackedGroup;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -72,7 +74,8 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     hdfsPlacementPaths = List.copyOf(conf.getTrimmedStringCollection(HDFS_PLACEMENT_PATHS_KEY));
     String active = "ec-repair: EC placement policy {} active: LRC block groups placed with combined locality (each "
         + "local group on as few racks as its fault tolerance allows), rebuilt LRC blocks join their rack-mates; other "
-        + "policies as {}";
+        + "policies as {} (HDFS's rack-fault-tolerant placement); every reconstruction target is the least-loaded "
+        + "eligible DataNode of its scope";
     if (ANNOUNCED.compareAndSet(false, true)) {
       LOG.info(active, getClass().getSimpleName(), SpreadRepairPlacementPolicy.class.getSimpleName());
     } else {
@@ -183,32 +186,50 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
         avoidStaleNodes, newBlock, storageTypes);
   }
 
-  /** Null when placed, else why not. */
+  /**
+   * Null when placed, else why not. Each rack's eligible DataNodes are counted first (drawn by
+   * the parent and put back, up to one more than a rack of the layout holds), so a rack short
+   * of nodes for the moment (a DataNode re-registering, one the writer excludes) is planned
+   * around; if a draw still fails (the cluster changed meanwhile), the racks left are counted
+   * and planned again.
+   */
   private String placeNewGroup(Layout layout, Draw draw) {
-    List<String> racks = rackNames();
-    Map<String, Integer> size = new HashMap<>();
-    Map<String, Double> order = new HashMap<>(); // random, weighted by rack size (an exponential race)
-    for (String r : racks) {
-      int nodes = clusterMap.getDatanodesInRack(r).size();
-      size.put(r, nodes);
-      order.put(r, -Math.log(1 - ThreadLocalRandom.current().nextDouble()) / Math.max(1, nodes));
-    }
-    List<List<Integer>> bins = new ArrayList<>(layout.bins);
+    List<List<Integer>> left = new ArrayList<>(layout.bins);
     // Largest first; among equal sizes, the racks of more local groups' parities first, so that
     // they get the racks with DataNodes to spare: a block lost from a full rack is rebuilt there.
-    bins.sort(Comparator.comparingInt((List<Integer> b) -> b.size())
+    left.sort(Comparator.comparingInt((List<Integer> b) -> b.size())
         .thenComparingInt(b -> layout.localParities(b)).reversed());
-    for (List<Integer> bin : bins) {
-      // racks that keep a DataNode to spare after taking the bin first, then larger racks more often
-      racks.sort(Comparator.comparingInt((String r) -> size.get(r) > bin.size() ? 0 : 1).thenComparing(order::get));
-      String rack = racks.stream().filter(r -> draw.tryRack(r, bin.size(), bin.size())).findFirst().orElse(null);
-      if (rack == null) {
-        return "no rack left with " + bin.size() + " eligible DataNodes for units " + bin;
+    Set<String> used = new HashSet<>();
+    String why = null;
+    for (int attempt = 0; attempt < 3 && !left.isEmpty(); attempt++) {
+      Map<String, Integer> capacity = new HashMap<>();
+      Map<String, Double> order = new HashMap<>(); // random, weighted by rack size (an exponential race)
+      for (String r : rackNames()) {
+        if (!used.contains(r)) {
+          int eligible = draw.eligible(r, Math.min(layout.group.perRack() + 1, clusterMap.getDatanodesInRack(r).size()));
+          capacity.put(r, eligible);
+          order.put(r, -Math.log(1 - ThreadLocalRandom.current().nextDouble()) / Math.max(1, eligible));
+        }
       }
-      racks.remove(rack);
-      layout.record(bin, draw.lastDrawn());
+      int[] sizes = left.stream().mapToInt(List::size).toArray();
+      Optional<List<String>> racks = RackAssignment.assign(sizes, capacity, Comparator.comparing(order::get));
+      if (racks.isEmpty()) {
+        return "the racks' eligible DataNodes " + new TreeMap<>(capacity) + " cannot hold racks of "
+            + Arrays.toString(sizes) + " blocks";
+      }
+      for (int i = 0; i < sizes.length; i++) {
+        String rack = racks.get().get(i);
+        if (!draw.tryRack(rack, sizes[i], sizes[i])) {
+          why = "the eligible DataNodes changed while a group was placed (" + rack + " counted "
+              + capacity.get(rack) + ", could not take " + sizes[i] + ")";
+          break;
+        }
+        layout.record(left.get(0), draw.lastDrawn());
+        used.add(rack);
+        left.remove(0);
+      }
     }
-    return null;
+    return left.isEmpty() ? null : why;
   }
 
   /** Null when placed, else why not. */
@@ -441,6 +462,22 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
         restore(before, excluded, types);
         return false;
       }
+    }
+
+    /** How many eligible DataNodes {@code rack} has, counting up to {@code atMost}; draws nothing. */
+    int eligible(String rack, int atMost) {
+      int before = results.size();
+      Set<Node> excluded = new HashSet<>(excludedNodes);
+      EnumMap<StorageType, Integer> types = new EnumMap<>(storageTypes);
+      try {
+        chooseRandom(atMost, NodeBase.normalize(rack), excludedNodes, blocksize, Integer.MAX_VALUE, results,
+            avoidStaleNodes, storageTypes);
+      } catch (NotEnoughReplicasException e) {
+        // fewer than atMost: what was drawn is the count
+      }
+      int n = results.size() - before;
+      restore(before, excluded, types);
+      return n;
     }
 
     List<DatanodeStorageInfo> lastDrawn() {

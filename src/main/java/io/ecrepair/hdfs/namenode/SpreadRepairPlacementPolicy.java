@@ -95,8 +95,8 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
         + "last {} ms, {})";
     Object[] args = {getClass().getSimpleName(), BlockPlacementPolicyRackFaultTolerant.class.getSimpleName(), window,
         WINDOW_KEY};
-    if (ANNOUNCED.compareAndSet(false, true)) {
-      LOG.info(active, args);
+    if (getClass() == SpreadRepairPlacementPolicy.class && ANNOUNCED.compareAndSet(false, true)) {
+      LOG.info(active, args); // a subclass says what it does itself
     } else {
       LOG.debug(active, args);
     }
