@@ -195,8 +195,8 @@ public final class Bars {
       bars.add(new Bar("most blocks of a group in one rack (before and after), " + r.scenario(),
           (double) r.mostInOneRack(), "<= " + l.faultTolerance(), r.mostInOneRack() <= l.faultTolerance(), note));
       if (isCombined(r)) {
-        bars.add(new Bar("placement, " + r.scenario(), null, "combined-locality", l.placement()
-            .equals("combined-locality"), l.placement()));
+        bars.add(new Bar("every group written with combined locality, " + r.scenario(), null, "all",
+            l.placement().equals("combined-locality"), l.combinedGroups() + " of " + l.groups()));
       }
       bars.add(new Bar("every rebuilt block equal to the original, " + r.scenario(), null, "all", r.verified(),
           r.lost().size() + " blocks"));

@@ -43,7 +43,8 @@ public final class ClusterReport {
           f2(r.measuredBlocks()), f2(r.theoryBlocks()), pct(r.measuredBlocks() / r.theoryBlocks() - 1),
           f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), r.verified() ? "yes" : "NO"));
       if (racks) {
-        row.addAll(List.of(r.written().placement(), r.rebuilt().combinedGroups() + "/" + r.rebuilt().groups(),
+        row.addAll(List.of(Scenario.parse(r.scenario()).placement(), r.written().combinedGroups() + "/"
+            + r.written().groups(), r.rebuilt().combinedGroups() + "/" + r.rebuilt().groups(),
             f2(r.crossRackBlocksPerRebuiltBlock()), Integer.toString(r.mostInOneRack())));
       }
       rows.add(row);
@@ -51,7 +52,7 @@ public final class ClusterReport {
     List<String> header = new ArrayList<>(List.of("scenario", "rebuilt by", "killed", "blocks", "detect s", "repair s",
         "vs RS", "recv/block", "theory", "dev", "max load", "CPU idle", "verified"));
     if (racks) {
-      header.addAll(List.of("placement", "combined after", "cross-rack/block", "most in a rack"));
+      header.addAll(List.of("placement", "combined as written", "after", "cross-rack/block", "most in a rack"));
     }
     return new Rows(header, rows);
   }
@@ -161,7 +162,7 @@ public final class ClusterReport {
       m.put("verified", r.verified());
       m.put("nodes", nodes(r.bytes()));
       if (r.crossRackBytes() >= 0) {
-        m.put("placement", r.written().placement());
+        m.put("placement", Scenario.parse(r.scenario()).placement());
         m.put("crossRackBytes", r.crossRackBytes());
         m.put("crossRackBlocksPerRebuiltBlock", r.crossRackBlocksPerRebuiltBlock());
         m.put("mostBlocksOfAGroupInOneRack", r.mostInOneRack());

@@ -50,7 +50,7 @@ public final class SingleBlockRace {
     double seconds = timed ? r.taskSeconds() : r.repairSeconds();
     Result out = new Result(s.name(), policy.getName(), s.strategy(), r.lost().isEmpty() ? -1 : r.lost().get(0).index(),
         seconds, timed, healthy, r.busiestReceivedBlocks(), blockSize, r.bytes(), r.verified(), r.cpuIdleShare(),
-        r.written().placement(), r.crossRackBlocksPerRebuiltBlock());
+        s.placement(), r.crossRackBlocksPerRebuiltBlock());
     progress.accept(String.format(java.util.Locale.ROOT, "%s: single-block race: block %d rebuilt in %.2f s against "
         + "%.2f s for a healthy read (%.2fx), busiest DataNode received %.2f blocks%s, %s", s.name(), out.lostIndex(),
         seconds, healthy, out.ratio(), out.maxLoadBlocks(), Double.isNaN(out.crossRackBlocks()) ? ""

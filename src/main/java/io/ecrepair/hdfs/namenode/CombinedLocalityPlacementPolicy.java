@@ -190,46 +190,48 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
    * Null when placed, else why not. Each rack's eligible DataNodes are counted first (drawn by
    * the parent and put back, up to one more than a rack of the layout holds), so a rack short
    * of nodes for the moment (a DataNode re-registering, one the writer excludes) is planned
-   * around; if a draw still fails (the cluster changed meanwhile), the racks left are counted
-   * and planned again.
+   * around; if a draw still fails (the cluster changed meanwhile: a rejoining DataNode's
+   * storage is dropped and added again within a second), everything is put back and planned
+   * again from fresh counts.
    */
   private String placeNewGroup(Layout layout, Draw draw) {
-    List<List<Integer>> left = new ArrayList<>(layout.bins);
+    List<List<Integer>> bins = new ArrayList<>(layout.bins);
     // Largest first; among equal sizes, the racks of more local groups' parities first, so that
     // they get the racks with DataNodes to spare: a block lost from a full rack is rebuilt there.
-    left.sort(Comparator.comparingInt((List<Integer> b) -> b.size())
+    bins.sort(Comparator.comparingInt((List<Integer> b) -> b.size())
         .thenComparingInt(b -> layout.localParities(b)).reversed());
-    Set<String> used = new HashSet<>();
+    int[] sizes = bins.stream().mapToInt(List::size).toArray();
     String why = null;
-    for (int attempt = 0; attempt < 3 && !left.isEmpty(); attempt++) {
+    for (int attempt = 0; attempt < 3; attempt++) {
       Map<String, Integer> capacity = new HashMap<>();
       Map<String, Double> order = new HashMap<>(); // random, weighted by rack size (an exponential race)
       for (String r : rackNames()) {
-        if (!used.contains(r)) {
-          int eligible = draw.eligible(r, Math.min(layout.group.perRack() + 1, clusterMap.getDatanodesInRack(r).size()));
-          capacity.put(r, eligible);
-          order.put(r, -Math.log(1 - ThreadLocalRandom.current().nextDouble()) / Math.max(1, eligible));
-        }
+        int eligible = draw.eligible(r, Math.min(layout.group.perRack() + 1, clusterMap.getDatanodesInRack(r).size()));
+        capacity.put(r, eligible);
+        order.put(r, -Math.log(1 - ThreadLocalRandom.current().nextDouble()) / Math.max(1, eligible));
       }
-      int[] sizes = left.stream().mapToInt(List::size).toArray();
       Optional<List<String>> racks = RackAssignment.assign(sizes, capacity, Comparator.comparing(order::get));
       if (racks.isEmpty()) {
         return "the racks' eligible DataNodes " + new TreeMap<>(capacity) + " cannot hold racks of "
             + Arrays.toString(sizes) + " blocks";
       }
-      for (int i = 0; i < sizes.length; i++) {
+      why = null;
+      layout.unitOf.clear();
+      for (int i = 0; i < sizes.length && why == null; i++) {
         String rack = racks.get().get(i);
-        if (!draw.tryRack(rack, sizes[i], sizes[i])) {
-          why = "the eligible DataNodes changed while a group was placed (" + rack + " counted "
-              + capacity.get(rack) + ", could not take " + sizes[i] + ")";
-          break;
+        if (draw.tryRack(rack, sizes[i], sizes[i])) {
+          layout.record(bins.get(i), draw.lastDrawn());
+        } else {
+          why = "the eligible DataNodes kept changing while a group was placed (" + rack + " counted "
+              + capacity.get(rack) + ", then could not take " + sizes[i] + ")";
+          draw.undo();
         }
-        layout.record(left.get(0), draw.lastDrawn());
-        used.add(rack);
-        left.remove(0);
+      }
+      if (why == null) {
+        return null;
       }
     }
-    return left.isEmpty() ? null : why;
+    return why;
   }
 
   /** Null when placed, else why not. */

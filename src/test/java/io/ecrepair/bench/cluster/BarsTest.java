@@ -107,7 +107,7 @@ class BarsTest {
     Bars.Bar vsHdfs = byName.get("full-node recovery LRC(12,2,2) combined locality vs HDFS's placement");
     assertEquals(50 / 28.0, vsHdfs.measured(), 1e-9);
     assertTrue(vsHdfs.pass());
-    assertTrue(byName.get("placement, LRC-L2-12-4-1024k").pass());
+    assertTrue(byName.get("every group written with combined locality, LRC-L2-12-4-1024k").pass());
     assertTrue(byName.get("most blocks of a group in one rack (before and after), LRC-L2-12-4-1024k").pass());
     assertEquals(2.4, recoveries.get(2).crossRackBlocksPerRebuiltBlock(), 1e-9);
 
@@ -115,7 +115,7 @@ class BarsTest {
     List<Bars.Bar> bad = Bars.check(List.of(rackRecovery("LRC-L2-12-4-1024k", 28, new RackLayout(20, 4, 0, 3), 60)),
         List.of(), List.of());
     bad.forEach(b -> byName.put(b.name(), b));
-    assertFalse(byName.get("placement, LRC-L2-12-4-1024k").pass());
+    assertFalse(byName.get("every group written with combined locality, LRC-L2-12-4-1024k").pass());
     assertFalse(byName.get("most blocks of a group in one rack (before and after), LRC-L2-12-4-1024k").pass());
     assertNull(byName.get("cross-rack blocks per repaired LRC(12,2,2) data block, combined locality").pass(),
         "no single-block race: not measured");

@@ -65,6 +65,9 @@ class CombinedLocalityPlacementTest {
       Thread.sleep(5_000); // the redundancy monitor runs every second here
       c.awaitHealthy();
       assertEquals(before, layouts(c, file), "the NameNode moved blocks of a combined-locality group");
+      String fsck = fsck(c, "/ec");
+      assertTrue(fsck.contains("is HEALTHY") && fsck.matches("(?s).*Unsatisfactory placement block groups:\\s+0\\b.*"),
+          "hdfs fsck sees the groups as placed right: " + fsck);
 
       String rack = c.holder(file, 0, 0).getNetworkLocation();
       List<DatanodeInfo> inRack = new ArrayList<>();
@@ -154,6 +157,14 @@ class CombinedLocalityPlacementTest {
       all.put(g, units);
     }
     return all;
+  }
+
+  /** {@code hdfs fsck PATH}, as the hdfs script runs it. */
+  private static String fsck(RepairCluster c, String path) throws Exception {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    org.apache.hadoop.util.ToolRunner.run(new org.apache.hadoop.hdfs.tools.DFSck(new Configuration(c.conf),
+        new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8)), new String[] {path});
+    return out.toString(java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private static Map<String, Integer> perRack(Map<Integer, String> group) {
