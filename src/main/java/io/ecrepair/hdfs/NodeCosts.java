@@ -1,7 +1,6 @@
 package io.ecrepair.hdfs;
 
 import io.ecrepair.plan.MeasuredCosts;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -64,10 +63,5 @@ public final class NodeCosts {
   /** Whether costs may differ between DataNodes: the operator set some, or reads measure them. */
   public boolean active() {
     return statics.any() || measured != null;
-  }
-
-  /** Measured factors above 1, by transfer address (what makes reads avoid a node now). */
-  public Map<String, Double> slowNodes() {
-    return measured == null ? Map.of() : measured.slowNodes();
   }
 }

@@ -291,7 +291,7 @@ public final class ReconstructionTask implements Runnable {
   }
 
   /**
-   * Per unit, the cost of a byte from its first source ({@link NodeCosts}); 0 for units with none
+   * Per unit, the cost of a byte from its first source ({@link io.ecrepair.hdfs.NodeCosts}); 0 for units with none
    * (zeros, or lost: no read set reads them, and no plan gives them traffic but the requestor).
    */
   private double[] costs(Map<Integer, Deque<DatanodeInfo>> sources) {
