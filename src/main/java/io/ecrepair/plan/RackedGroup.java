@@ -40,8 +40,8 @@ public final class RackedGroup {
 
   /**
    * The rack holding most of {@code unit}'s rack-mates in the layout (its local group's blocks
-   * that share its rack), if it has room; empty when none of them is placed or that rack is
-   * full. Joining them keeps the unit's repair and theirs summed inside the rack.
+   * that share its rack); empty when none of them is placed. Joining them keeps the unit's
+   * repair and theirs summed inside the rack, if that rack has room ({@link #hasRoom}).
    */
   public Optional<String> matesRack(int unit) {
     Map<String, Integer> mates = new HashMap<>();
@@ -51,7 +51,7 @@ public final class RackedGroup {
         mates.merge(r, 1, Integer::sum);
       }
     }
-    return mates.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).filter(this::hasRoom);
+    return mates.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
   }
 
   /**

@@ -206,7 +206,8 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
       Map<String, Integer> capacity = new HashMap<>();
       Map<String, Double> order = new HashMap<>(); // random, weighted by rack size (an exponential race)
       for (String r : rackNames()) {
-        int eligible = draw.eligible(r, Math.min(layout.group.perRack() + 1, clusterMap.getDatanodesInRack(r).size()));
+        List<Node> inRack = clusterMap.getDatanodesInRack(r); // null if the rack emptied meanwhile
+        int eligible = inRack == null ? 0 : draw.eligible(r, Math.min(layout.group.perRack() + 1, inRack.size()));
         capacity.put(r, eligible);
         order.put(r, -Math.log(1 - ThreadLocalRandom.current().nextDouble()) / Math.max(1, eligible));
       }
@@ -250,16 +251,17 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
   }
 
   /**
-   * A rebuilt unit's rack: its rack-mates' if that has room and an eligible node, else a rack
-   * holding none of the group, else any rack with room; null if none.
+   * A rebuilt unit's rack: its rack-mates' if that has room and an eligible node; a rack holding
+   * none of the group if none of its rack-mates is placed; else any rack with room, where most
+   * of its repair reads are first; null if none.
    */
   private String rackFor(RackedGroup group, int unit, Draw draw) {
     int cap = group.perRack();
-    if (unit >= 0) {
-      Optional<String> mates = group.matesRack(unit);
-      if (mates.isPresent() && draw.tryRack(mates.get(), 1, cap - group.blocksIn(mates.get()))) {
-        return mates.get();
-      }
+    Optional<String> mates = unit >= 0 ? group.matesRack(unit) : Optional.empty();
+    if (mates.isPresent() && draw.tryRack(mates.get(), 1, cap - group.blocksIn(mates.get()))) {
+      return mates.get();
+    }
+    if (unit >= 0 && mates.isEmpty()) { // its whole rack is being rebuilt (or it has no mates): start a rack afresh
       List<String> fresh = new ArrayList<>(rackNames());
       fresh.removeIf(r -> group.blocksIn(r) > 0);
       Collections.shuffle(fresh, ThreadLocalRandom.current());
@@ -426,9 +428,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     private final List<DatanodeStorageInfo> results;
     private final boolean avoidStaleNodes;
     private final EnumMap<StorageType, Integer> storageTypes;
-    private final int startSize;
-    private final Set<Node> startExcluded;
-    private final EnumMap<StorageType, Integer> startTypes;
+    private final Mark start;
     private int lastFrom;
 
     Draw(Set<Node> excludedNodes, long blocksize, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
@@ -438,9 +438,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
       this.results = results;
       this.avoidStaleNodes = avoidStaleNodes;
       this.storageTypes = storageTypes;
-      this.startSize = results.size();
-      this.startExcluded = new HashSet<>(excludedNodes);
-      this.startTypes = new EnumMap<>(storageTypes);
+      this.start = mark();
     }
 
     /**
@@ -451,35 +449,34 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
       if (count > room) {
         return false;
       }
-      int before = results.size();
-      Set<Node> excluded = new HashSet<>(excludedNodes);
-      EnumMap<StorageType, Integer> types = new EnumMap<>(storageTypes);
-      try {
-        // maxNodesPerRack counts the group's live blocks (results) too; room keeps the layout's own bound
-        chooseRandom(count, NodeBase.normalize(rack), excludedNodes, blocksize, Integer.MAX_VALUE, results,
-            avoidStaleNodes, storageTypes);
-        lastFrom = before;
-        return true;
-      } catch (NotEnoughReplicasException e) {
-        restore(before, excluded, types);
+      Mark mark = mark();
+      if (drawUpTo(rack, count) < count) {
+        restore(mark);
         return false;
       }
+      lastFrom = mark.size();
+      return true;
     }
 
     /** How many eligible DataNodes {@code rack} has, counting up to {@code atMost}; draws nothing. */
     int eligible(String rack, int atMost) {
+      Mark mark = mark();
+      int n = drawUpTo(rack, atMost);
+      restore(mark);
+      return n;
+    }
+
+    /** Draws up to {@code count} nodes of {@code rack}; how many it drew. */
+    private int drawUpTo(String rack, int count) {
       int before = results.size();
-      Set<Node> excluded = new HashSet<>(excludedNodes);
-      EnumMap<StorageType, Integer> types = new EnumMap<>(storageTypes);
       try {
-        chooseRandom(atMost, NodeBase.normalize(rack), excludedNodes, blocksize, Integer.MAX_VALUE, results,
+        // maxNodesPerRack would count the group's live blocks (results) too; callers keep the layout's own bound
+        chooseRandom(count, NodeBase.normalize(rack), excludedNodes, blocksize, Integer.MAX_VALUE, results,
             avoidStaleNodes, storageTypes);
       } catch (NotEnoughReplicasException e) {
-        // fewer than atMost: what was drawn is the count
+        // fewer than count: what was drawn says how many
       }
-      int n = results.size() - before;
-      restore(before, excluded, types);
-      return n;
+      return results.size() - before;
     }
 
     List<DatanodeStorageInfo> lastDrawn() {
@@ -487,15 +484,22 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     }
 
     void undo() {
-      restore(startSize, startExcluded, startTypes);
+      restore(start);
     }
 
-    private void restore(int size, Set<Node> excluded, EnumMap<StorageType, Integer> types) {
-      results.subList(size, results.size()).clear();
+    /** What a draw changes: results, excluded nodes (tried ones too), storage types left. */
+    private Mark mark() {
+      return new Mark(results.size(), new HashSet<>(excludedNodes), new EnumMap<>(storageTypes));
+    }
+
+    private void restore(Mark mark) {
+      results.subList(mark.size(), results.size()).clear();
       excludedNodes.clear();
-      excludedNodes.addAll(excluded);
+      excludedNodes.addAll(mark.excluded());
       storageTypes.clear();
-      storageTypes.putAll(types);
+      storageTypes.putAll(mark.types());
     }
   }
+
+  private record Mark(int size, Set<Node> excluded, EnumMap<StorageType, Integer> types) {}
 }

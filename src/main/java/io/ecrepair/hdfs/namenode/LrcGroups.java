@@ -2,6 +2,7 @@ package io.ecrepair.hdfs.namenode;
 
 import io.ecrepair.codes.lrc.LrcCode;
 import io.ecrepair.codes.lrc.LrcFamily;
+import io.ecrepair.hdfs.RepairCatalog;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -46,8 +47,7 @@ final class LrcGroups {
     if (policy == null || !new LrcFamily().accepts(policy.getCodecName())) {
       return Optional.empty();
     }
-    return Optional.of(LrcCode.fromCodec(policy.getCodecName(), policy.getNumDataUnits(),
-        policy.getNumParityUnits()));
+    return Optional.of(LrcFamily.params(RepairCatalog.spec(policy)));
   }
 
   /** The LRC shape of the file at {@code path}, for a new block group of it. */
