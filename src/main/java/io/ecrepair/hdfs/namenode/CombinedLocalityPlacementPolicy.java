@@ -43,8 +43,9 @@ import org.slf4j.LoggerFactory;
  * few racks as the fault tolerance f = g + 1 allows, at most f blocks of a group in any rack,
  * so a lost block is rebuilt by summing inside each rack of its local group and any rack can
  * fail without loss. A rebuilt LRC block goes to the rack of its rack-mates when that rack has
- * an eligible DataNode and room, else to a rack holding none of the group (so a slot lost with
- * its whole rack is rebuilt together), else to any rack with room. Every other EC policy, and
+ * an eligible DataNode and room; when none of its rack-mates is left, to a rack holding none of
+ * the group (so a slot lost with its whole rack is rebuilt together); else to the rack with
+ * room holding most of its repair reads. Every other EC policy, and
  * every choice among the DataNodes of a rack, is the spread policy's
  * ({@link SpreadRepairPlacementPolicy}: HDFS's rack-fault-tolerant placement, least-loaded
  * repair targets). HDFS's own checks (in service, not stale, load, space, storage type) decide
