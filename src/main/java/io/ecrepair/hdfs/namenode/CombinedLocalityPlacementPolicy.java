@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * few racks as the fault tolerance f = g + 1 allows, at most f blocks of a group in any rack,
  * so a lost block is rebuilt by summing inside each rack of its local group and any rack can
  * fail without loss. A rebuilt LRC block goes to the rack of its rack-mates when that rack has
- * an eligible DataNode and room; when none of its rack-mates is left, to a rack holding none of
+ * an eligible DataNode and room; a block copied off a decommissioning node, to the rack it is
+ * copied from; when none of its rack-mates is left, to a rack holding none of
  * the group (so a slot lost with its whole rack is rebuilt together); else to the rack with
  * room holding most of its repair reads. Every other EC policy, and
  * every choice among the DataNodes of a rack, is the spread policy's
@@ -153,7 +154,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
           + racks);
       return null;
     }
-    return new Layout(code, new RackedGroup(ideal, Map.of()), onRacks.get().racks(), null);
+    return new Layout(code, new RackedGroup(ideal, Map.of()), onRacks.get().racks(), null, Map.of());
   }
 
   /**
@@ -239,7 +240,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
   /** Null when placed, else why not. */
   private String placeRebuild(Layout layout, Draw draw) {
     for (int unit : layout.targetUnits) {
-      String rack = rackFor(layout.group, unit, draw);
+      String rack = rackFor(layout, unit, draw);
       if (rack == null) {
         return "no eligible DataNode in a rack holding fewer than " + layout.group.perRack() + " blocks of the group";
       }
@@ -252,15 +253,21 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
   }
 
   /**
-   * A rebuilt unit's rack: its rack-mates' if that has room and an eligible node; a rack holding
-   * none of the group if none of its rack-mates is placed; else any rack with room, where most
-   * of its repair reads are first; null if none.
+   * A rebuilt unit's rack: its rack-mates' if that has room and an eligible node; the rack it
+   * is copied from (a decommissioning node's), so the copy stays inside the rack; a rack
+   * holding none of the group if none of its rack-mates is placed; else any rack with room,
+   * where most of its repair reads are first; null if none.
    */
-  private String rackFor(RackedGroup group, int unit, Draw draw) {
+  private String rackFor(Layout layout, int unit, Draw draw) {
+    RackedGroup group = layout.group;
     int cap = group.perRack();
     Optional<String> mates = unit >= 0 ? group.matesRack(unit) : Optional.empty();
     if (mates.isPresent() && draw.tryRack(mates.get(), 1, cap - group.blocksIn(mates.get()))) {
       return mates.get();
+    }
+    String copiedFrom = layout.leavingRacks.get(unit);
+    if (copiedFrom != null && draw.tryRack(copiedFrom, 1, cap - group.blocksIn(copiedFrom))) {
+      return copiedFrom;
     }
     if (unit >= 0 && mates.isEmpty()) { // its whole rack is being rebuilt (or it has no mates): start a rack afresh
       List<String> fresh = new ArrayList<>(rackNames());
@@ -385,14 +392,18 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     final List<List<Integer>> bins;
     /** A rebuild: the unit of each target, in target order (-1: any rack with room). */
     final List<Integer> targetUnits;
+    /** A rebuild: the rack of each unit a leaving node holds (its copy's source). */
+    final Map<Integer, String> leavingRacks;
     final Map<DatanodeDescriptor, Integer> unitOf = new HashMap<>();
     boolean fellBack;
 
-    Layout(LrcCode.Params code, RackedGroup group, List<List<Integer>> bins, List<Integer> targetUnits) {
+    Layout(LrcCode.Params code, RackedGroup group, List<List<Integer>> bins, List<Integer> targetUnits,
+           Map<Integer, String> leavingRacks) {
       this.code = code;
       this.group = group;
       this.bins = bins;
       this.targetUnits = targetUnits;
+      this.leavingRacks = leavingRacks;
     }
 
     /** Local parities among {@code units}. */
@@ -406,7 +417,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
 
     static Layout rebuild(LrcGroups.Rebuild r) {
       return new Layout(r.code(), new RackedGroup(CombinedLocality.place(r.code(), r.code().g() + 1), r.liveRacks()),
-          null, r.targetUnits());
+          null, r.targetUnits(), r.leavingRacks());
     }
 
     /** Units of {@code units} go to the nodes just drawn, in order; -1 sorts after every unit. */

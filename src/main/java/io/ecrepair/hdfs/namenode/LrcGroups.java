@@ -7,11 +7,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoStriped;
@@ -36,10 +34,12 @@ final class LrcGroups {
   }
 
   /**
-   * A group being rebuilt: its code, the rack of each live unit, and the unit each target is
-   * for, in target order.
+   * A group being rebuilt: its code, the rack of each live unit, the unit each target is for,
+   * in target order, and the rack of each unit a leaving (decommissioning, entering
+   * maintenance) node holds.
    */
-  record Rebuild(LrcCode.Params code, Map<Integer, String> liveRacks, List<Integer> targetUnits) {
+  record Rebuild(LrcCode.Params code, Map<Integer, String> liveRacks, List<Integer> targetUnits,
+                 Map<Integer, String> leavingRacks) {
   }
 
   /** The LRC shape of an EC policy; empty for every other codec. */
@@ -69,8 +69,10 @@ final class LrcGroups {
    * reconstruction passes them) belong to, and the units its {@code targets} new storages are
    * for. A DataNode rebuilding a group gives its targets the missing indices in ascending
    * order (StripedWriter.initTargetIndices), skipping units a decommissioning or entering-
-   * maintenance node still holds (those are sources); targets beyond the missing units copy
-   * those units (decommissioning) or add a rack, and stay -1 (any rack with room).
+   * maintenance node still holds (those are sources). When nothing is missing, the NameNode
+   * copies those leaving units instead, target i for the i-th leaving storage in the group's
+   * storage order (ErasureCodingWork.findLeavingServiceSources), so each copy is placed as its
+   * unit. Targets beyond these add a rack and stay -1 (any rack with room).
    */
   static Optional<Rebuild> ofRepair(FSNamesystem fsn, String path, List<DatanodeStorageInfo> live, int targets) {
     fsn.readLock();
@@ -118,11 +120,14 @@ final class LrcGroups {
       liveRacks.put(unit, s.getDatanodeDescriptor().getNetworkLocation());
       present.set(unit);
     }
-    Set<Integer> leaving = new HashSet<>();
+    // In storage order, one entry per leaving storage, as HDFS pairs them with targets.
+    List<Integer> leaving = new ArrayList<>();
+    Map<Integer, String> leavingRacks = new HashMap<>();
     for (BlockInfoStriped.StorageAndBlockIndex si : group.getStorageAndIndexInfos()) {
       DatanodeDescriptor dn = si.getStorage().getDatanodeDescriptor();
       if (!present.get(si.getBlockIndex()) && (dn.isDecommissionInProgress() || dn.isEnteringMaintenance())) {
         leaving.add((int) si.getBlockIndex());
+        leavingRacks.put((int) si.getBlockIndex(), dn.getNetworkLocation());
       }
     }
     List<Integer> units = new ArrayList<>();
@@ -132,9 +137,12 @@ final class LrcGroups {
         units.add(u);
       }
     }
+    if (units.isEmpty()) {
+      leaving.stream().limit(targets).forEach(units::add);
+    }
     while (units.size() < targets) {
       units.add(-1);
     }
-    return new Rebuild(code, liveRacks, units);
+    return new Rebuild(code, liveRacks, units, leavingRacks);
   }
 }

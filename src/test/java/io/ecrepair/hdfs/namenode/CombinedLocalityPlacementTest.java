@@ -85,6 +85,42 @@ class CombinedLocalityPlacementTest {
   }
 
   @Test
+  void decommissioningCopiesEachBlockIntoItsRack() throws Exception {
+    // 8 groups on 6 racks: a copy placed anywhere with room would land in its unit's rack by chance
+    // about once in three, so the node's units (about 4 groups') all staying by chance is rare.
+    try (RepairCluster c = cluster(racks(6, 3))) {
+      org.apache.hadoop.fs.Path file = c.write("f", 8 * 6 * 2 * CELL, 7);
+      assertCombined(c, file, 5);
+      DatanodeInfo leaving = c.holder(file, 0, 0);
+      Map<Integer, Map<Integer, String>> before = layouts(c, file);
+      org.apache.hadoop.hdfs.server.namenode.FSNamesystem fsn = c.cluster.getNamesystem();
+      org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager dm = fsn.getBlockManager().getDatanodeManager();
+      org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor node = dm.getDatanode(leaving);
+      fsn.writeLock();
+      try {
+        dm.getDatanodeAdminManager().startDecommission(node);
+      } finally {
+        fsn.writeUnlock();
+      }
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (!node.isDecommissioned()) {
+        assertTrue(System.currentTimeMillis() < deadline, "decommissioning did not finish in 60 s");
+        Thread.sleep(200);
+      }
+      // Every unit the node held was copied into the rack it was in (each rack has a node to spare).
+      assertCombined(c, file, 5);
+      assertEquals(before, layouts(c, file), "a copy left its unit's rack");
+      for (LocatedBlock group : c.groups(file)) {
+        for (DatanodeInfo dn : group.getLocations()) {
+          assertTrue(!dn.getXferAddr().equals(leaving.getXferAddr()) || dn.isDecommissioned(),
+              "the decommissioned node is still a live location");
+        }
+      }
+      assertTrue(c.hdfs.readsBack(file, c.files.get(file)));
+    }
+  }
+
+  @Test
   void tooFewRacksFallsBackToHdfsPlacement() throws Exception {
     try (RepairCluster c = cluster(racks(3, 3))) {
       org.apache.hadoop.fs.Path file = c.write("f", 2 * 6 * 2 * CELL, 3);
@@ -143,7 +179,7 @@ class CombinedLocalityPlacementTest {
     }
   }
 
-  /** group -> unit -> rack, from the NameNode's locations (one location per unit once settled). */
+  /** group -> unit -> rack, from the NameNode's in-service locations (one per unit once settled). */
   private static Map<Integer, Map<Integer, String>> layouts(RepairCluster c, org.apache.hadoop.fs.Path file)
       throws Exception {
     Map<Integer, Map<Integer, String>> all = new TreeMap<>();
@@ -152,7 +188,10 @@ class CombinedLocalityPlacementTest {
       LocatedStripedBlock group = (LocatedStripedBlock) groups.get(g);
       Map<Integer, String> units = new TreeMap<>();
       for (int j = 0; j < group.getBlockIndices().length; j++) {
-        units.put((int) group.getBlockIndices()[j], group.getLocations()[j].getNetworkLocation());
+        DatanodeInfo dn = group.getLocations()[j];
+        if (!dn.isDecommissioned() && !dn.isDecommissionInProgress()) {
+          units.put((int) group.getBlockIndices()[j], dn.getNetworkLocation());
+        }
       }
       all.put(g, units);
     }
