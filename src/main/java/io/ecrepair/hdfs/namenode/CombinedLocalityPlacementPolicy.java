@@ -308,7 +308,11 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
    * policies a group of this width could belong to (the block is not passed, so an RS group
    * of the same width is held to its own tolerance too). Without this the NameNode would see
    * a combined-locality group on a cluster with more racks than it uses as misplaced and copy
-   * its blocks onto other racks.
+   * its blocks onto other racks. Locations beyond the group's width are second copies of a
+   * unit, about to be deleted (a Balancer move inside a rack, a rebuilt block's stale copy):
+   * they are not counted, else a move inside a full rack would look like a misplaced group and
+   * the NameNode would copy one of its blocks out of the rack. Once they are deleted the
+   * NameNode checks the group again.
    */
   @Override
   public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {
@@ -329,8 +333,18 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     for (DatanodeInfo dn : locs) {
       perRack.merge(dn.getNetworkLocation(), 1, Integer::sum);
     }
-    int most = perRack.values().stream().max(Integer::compare).orElse(0);
+    int most = mostPerRackWithoutCopies(perRack, locs.length - numberOfReplicas);
     return most <= tolerance ? new RackFaultTolerant(perRack.size(), most, tolerance) : hdfs;
+  }
+
+  /** The most blocks in one rack once {@code copies} locations are taken from the fullest racks. */
+  static int mostPerRackWithoutCopies(Map<String, Integer> perRack, int copies) {
+    List<Integer> counts = new ArrayList<>(perRack.values());
+    for (int i = 0; i < copies && !counts.isEmpty(); i++) {
+      int fullest = counts.indexOf(Collections.max(counts));
+      counts.set(fullest, counts.get(fullest) - 1);
+    }
+    return counts.isEmpty() ? 0 : Collections.max(counts);
   }
 
   /**

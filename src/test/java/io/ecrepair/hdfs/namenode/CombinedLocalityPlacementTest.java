@@ -121,6 +121,75 @@ class CombinedLocalityPlacementTest {
   }
 
   @Test
+  void balancerFillingANewRackKeepsTheLayout() throws Exception {
+    try (RepairCluster c = cluster(racks(5, 3))) {
+      org.apache.hadoop.fs.Path file = c.write("f", 8 * 6 * 2 * CELL, 11);
+      org.apache.hadoop.fs.Path plain = new org.apache.hadoop.fs.Path("/plain/f");
+      byte[] plainBytes = new byte[4 << 20];
+      new java.util.Random(12).nextBytes(plainBytes);
+      try (var out = c.fs.create(plain, true, 4096, (short) 3, 4 * CELL)) {
+        out.write(plainBytes);
+      }
+      assertCombined(c, file, 5);
+      Map<Integer, Map<Integer, String>> before = layouts(c, file);
+
+      // An empty rack joins, and every DataNode is made small enough for the Balancer to act.
+      c.cluster.startDataNodes(c.conf, 3, true, null, new String[] {"/rack5", "/rack5", "/rack5"});
+      c.cluster.waitActive();
+      long used = 0;
+      for (DatanodeInfo dn : c.fs.getDataNodeStats()) {
+        used = Math.max(used, dn.getDfsUsed());
+      }
+      for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : c.cluster.getDataNodes()) {
+        try (var volumes = dn.getFSDataset().getFsVolumeReferences()) {
+          for (var volume : volumes) {
+            ((org.apache.hadoop.hdfs.server.datanode.fsdataset.impl.FsVolumeImpl) volume)
+                .setCapacityForTesting(used * 3 / 2);
+          }
+        }
+      }
+      c.cluster.triggerHeartbeats();
+      Thread.sleep(2_000);
+
+      Configuration balancer = new Configuration(c.conf);
+      balancer.setLong(DFSConfigKeys.DFS_BALANCER_GETBLOCKS_MIN_BLOCK_SIZE_KEY, 1);
+      balancer.setLong(DFSConfigKeys.DFS_BALANCER_MOVEDWINWIDTH_KEY, 2_000);
+      // A source whose remaining blocks may not leave their racks is given up after 5 s, not 60.
+      balancer.setInt(DFSConfigKeys.DFS_BALANCER_MAX_NO_MOVE_INTERVAL_KEY, 5_000);
+      java.lang.reflect.Constructor<?> cli =
+          Class.forName("org.apache.hadoop.hdfs.server.balancer.Balancer$Cli").getDeclaredConstructor();
+      cli.setAccessible(true); // hdfs balancer's own entry point, package-private in Hadoop 3.3.6
+      int exit = org.apache.hadoop.util.ToolRunner.run(balancer, (org.apache.hadoop.util.Tool) cli.newInstance(),
+          new String[] {"-threshold", "5", "-idleiterations", "3"});
+      assertTrue(exit == 0 || exit == -3, "the Balancer ended with " + exit); // success, or nothing more to move
+      c.awaitHealthy();
+
+      long moved = 0;
+      for (DatanodeInfo dn : c.fs.getDataNodeStats()) {
+        moved += dn.getNetworkLocation().equals("/rack5") ? dn.getDfsUsed() : 0;
+      }
+      assertTrue(moved > 2 << 20, "the Balancer filled the new rack (bytes there: " + moved + ")");
+      // Only lone blocks (unit 8) may leave their rack; every slot stays whole, at most f per rack.
+      assertCombined(c, file, 5);
+      Map<Integer, Map<Integer, String>> after = layouts(c, file);
+      for (int g : before.keySet()) {
+        for (int u = 0; u < 8; u++) {
+          assertEquals(before.get(g).get(u), after.get(g).get(u), "group " + g + " unit " + u + " changed rack");
+        }
+      }
+      for (LocatedBlock block : c.fs.getClient().getLocatedBlocks(plain.toString(), 0).getLocatedBlocks()) {
+        Set<String> racks = new TreeSet<>();
+        for (DatanodeInfo dn : block.getLocations()) {
+          racks.add(dn.getNetworkLocation());
+        }
+        assertTrue(racks.size() >= 2, "a replicated block on one rack: " + racks);
+      }
+      assertTrue(c.hdfs.readsBack(file, c.files.get(file)));
+      assertTrue(c.hdfs.readsBack(plain, plainBytes));
+    }
+  }
+
+  @Test
   void tooFewRacksFallsBackToHdfsPlacement() throws Exception {
     try (RepairCluster c = cluster(racks(3, 3))) {
       org.apache.hadoop.fs.Path file = c.write("f", 2 * 6 * 2 * CELL, 3);
@@ -145,11 +214,26 @@ class CombinedLocalityPlacementTest {
         "no LRC: HDFS's rule alone");
   }
 
+  @Test
+  void secondCopiesOfAUnitDoNotCountAgainstARack() {
+    Map<String, Integer> perRack = Map.of("/a", 3, "/b", 2, "/c", 1);
+    assertEquals(3, CombinedLocalityPlacementPolicy.mostPerRackWithoutCopies(perRack, 0));
+    assertEquals(2, CombinedLocalityPlacementPolicy.mostPerRackWithoutCopies(perRack, 1));
+    assertEquals(2, CombinedLocalityPlacementPolicy.mostPerRackWithoutCopies(perRack, 2));
+    assertEquals(1, CombinedLocalityPlacementPolicy.mostPerRackWithoutCopies(perRack, 3));
+    assertEquals(3, CombinedLocalityPlacementPolicy.mostPerRackWithoutCopies(perRack, -1), "a group short of units");
+  }
+
   private RepairCluster cluster(String[] racks) throws Exception {
     Configuration extra = new Configuration(false);
     extra.setClass(DFSConfigKeys.DFS_BLOCK_PLACEMENT_EC_CLASSNAME_KEY, CombinedLocalityPlacementPolicy.class,
         BlockPlacementPolicy.class);
     extra.set(DFSConfigKeys.DFS_NAMENODE_PLUGINS_KEY, EcRepairNameNodePlugin.class.getName());
+    extra.setClass(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, RackKeepingMovePolicy.class,
+        BlockPlacementPolicy.class);
+    // What a DataNode reserves for a block it receives, and the Balancer's /system/balancer.id: both
+    // must fit the few MiB the Balancer test leaves each DataNode.
+    extra.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, 4 * CELL);
     return new RepairCluster(tmp.resolve("dfs").toFile(), racks.length, "lrc-l2", 6, 3, CELL, 2, extra, racks);
   }
 
