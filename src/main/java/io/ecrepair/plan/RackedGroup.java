@@ -1,12 +1,8 @@
 package io.ecrepair.plan;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * One LRC block group on named racks under combined locality ({@link CombinedLocality}):
@@ -71,28 +67,6 @@ public final class RackedGroup {
       }
     }
     return n;
-  }
-
-  /**
-   * Where a rebuilt {@code unit} whose rack-mates are placed may go, best first: every rack
-   * with room holding some of its repair reads. Each of these leaves the same number of partial
-   * sums crossing racks (one per other rack of its reads) and keeps the group on the racks it
-   * has, so the choice is free to spread the repairs of a full-node recovery: least
-   * {@code rackLoad} first (the repair work already headed into each rack), then its
-   * rack-mates' rack, then most repair reads.
-   */
-  public List<String> rebuildRacks(int unit, Map<String, Long> rackLoad) {
-    String mates = matesRack(unit).orElse(null);
-    List<String> racks = new ArrayList<>();
-    for (String r : new TreeSet<>(rackOf.values())) {
-      if (hasRoom(r) && repairReadsIn(unit, r) > 0) {
-        racks.add(r);
-      }
-    }
-    racks.sort(Comparator.comparingLong((String r) -> rackLoad.getOrDefault(r, 0L))
-        .thenComparing(r -> !r.equals(mates))
-        .thenComparing(Comparator.comparingInt((String r) -> repairReadsIn(unit, r)).reversed()));
-    return racks;
   }
 
   public int perRack() {

@@ -42,13 +42,11 @@ import org.slf4j.LoggerFactory;
  * groups with ECWide's combined locality ({@link CombinedLocality}): each local group on as
  * few racks as the fault tolerance f = g + 1 allows, at most f blocks of a group in any rack,
  * so a lost block is rebuilt by summing inside each rack of its local group and any rack can
- * fail without loss. A block copied off a decommissioning node stays in the rack it is copied
- * from. A rebuilt LRC block whose rack-mates are placed goes to the least-loaded rack with an
- * eligible DataNode and room among those holding some of its repair reads (its mates' rack
- * among equals): all of them leave the same partial sums crossing racks, and a full-node
- * recovery is spread over the racks' links. When none of its rack-mates is left, it goes to a
- * rack holding none of the group (so a slot lost with its whole rack is rebuilt together);
- * else to the rack with room holding most of its repair reads. Every other EC policy, and
+ * fail without loss. A rebuilt LRC block goes to the rack of its rack-mates when that rack has
+ * an eligible DataNode and room; a block copied off a decommissioning node, to the rack it is
+ * copied from; when none of its rack-mates is left, to a rack holding none of
+ * the group (so a slot lost with its whole rack is rebuilt together); else to the rack with
+ * room holding most of its repair reads. Every other EC policy, and
  * every choice among the DataNodes of a rack, is the spread policy's
  * ({@link SpreadRepairPlacementPolicy}: HDFS's rack-fault-tolerant placement, least-loaded
  * repair targets). HDFS's own checks (in service, not stale, load, space, storage type) decide
@@ -77,7 +75,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     super.setConf(conf);
     hdfsPlacementPaths = List.copyOf(conf.getTrimmedStringCollection(HDFS_PLACEMENT_PATHS_KEY));
     String active = "ec-repair: EC placement policy {} active: LRC block groups placed with combined locality (each "
-        + "local group on as few racks as its fault tolerance allows), rebuilt LRC blocks go to the least-loaded rack of their repair reads; other "
+        + "local group on as few racks as its fault tolerance allows), rebuilt LRC blocks join their rack-mates; other "
         + "policies as {} (HDFS's rack-fault-tolerant placement); every reconstruction target is the least-loaded "
         + "eligible DataNode of its scope";
     if (ANNOUNCED.compareAndSet(false, true)) {
@@ -255,30 +253,23 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
   }
 
   /**
-   * A rebuilt unit's rack: the rack it is copied from (a decommissioning node's), so the copy
-   * stays inside the rack; if its rack-mates are placed, the least-loaded rack with room holding
-   * some of its repair reads ({@link RackedGroup#rebuildRacks}: the same cross-rack sums as its
-   * mates' rack, so a full-node recovery, whose lost blocks all have mates in the lost node's
-   * rack, is spread over the racks' links instead of converging on one); if none of them is
-   * placed, a rack holding none of the group; else any rack with room, where most of its repair
-   * reads are first; null if none.
+   * A rebuilt unit's rack: its rack-mates' if that has room and an eligible node; the rack it
+   * is copied from (a decommissioning node's), so the copy stays inside the rack; a rack
+   * holding none of the group if none of its rack-mates is placed; else any rack with room,
+   * where most of its repair reads are first; null if none.
    */
   private String rackFor(Layout layout, int unit, Draw draw) {
     RackedGroup group = layout.group;
     int cap = group.perRack();
+    Optional<String> mates = unit >= 0 ? group.matesRack(unit) : Optional.empty();
+    if (mates.isPresent() && draw.tryRack(mates.get(), 1, cap - group.blocksIn(mates.get()))) {
+      return mates.get();
+    }
     String copiedFrom = layout.leavingRacks.get(unit);
     if (copiedFrom != null && draw.tryRack(copiedFrom, 1, cap - group.blocksIn(copiedFrom))) {
       return copiedFrom;
     }
-    boolean hasMates = unit >= 0 && group.matesRack(unit).isPresent();
-    if (hasMates) {
-      for (String r : group.rebuildRacks(unit, rackLoads())) {
-        if (draw.tryRack(r, 1, cap - group.blocksIn(r))) {
-          return r;
-        }
-      }
-    }
-    if (unit >= 0 && !hasMates) { // its whole rack is being rebuilt (or it has no mates): start a rack afresh
+    if (unit >= 0 && mates.isEmpty()) { // its whole rack is being rebuilt (or it has no mates): start a rack afresh
       List<String> fresh = new ArrayList<>(rackNames());
       fresh.removeIf(r -> group.blocksIn(r) > 0);
       Collections.shuffle(fresh, ThreadLocalRandom.current());
@@ -300,15 +291,6 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
       }
     }
     return null;
-  }
-
-  /** Per rack, the repair work headed into it: its DataNodes' loads as the spread policy counts them. */
-  private Map<String, Long> rackLoads() {
-    Map<String, Long> loads = new HashMap<>();
-    for (DatanodeDescriptor dn : dataNodes()) {
-      loads.merge(dn.getNetworkLocation(), (long) repairLoadOf(dn), Long::sum);
-    }
-    return loads;
   }
 
   /** The racks that hold DataNodes now. */

@@ -185,11 +185,6 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
     return leastLoaded(scope, excludedNodes, type);
   }
 
-  /** A node's repair load as target choice ranks it: what the NameNode knows plus targets given recently. */
-  int repairLoadOf(DatanodeDescriptor node) {
-    return knownLoad(node) + load.recent(node.getDatanodeUuid());
-  }
-
   /** What the NameNode knows of a node's repair (and write) work. */
   static int knownLoad(DatanodeDescriptor node) {
     return node.getNumberOfBlocksToBeErasureCoded() + node.getBlocksScheduled();
