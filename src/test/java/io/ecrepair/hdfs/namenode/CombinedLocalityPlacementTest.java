@@ -93,20 +93,7 @@ class CombinedLocalityPlacementTest {
       assertCombined(c, file, 5);
       DatanodeInfo leaving = c.holder(file, 0, 0);
       Map<Integer, Map<Integer, String>> before = layouts(c, file);
-      org.apache.hadoop.hdfs.server.namenode.FSNamesystem fsn = c.cluster.getNamesystem();
-      org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager dm = fsn.getBlockManager().getDatanodeManager();
-      org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor node = dm.getDatanode(leaving);
-      fsn.writeLock();
-      try {
-        dm.getDatanodeAdminManager().startDecommission(node);
-      } finally {
-        fsn.writeUnlock();
-      }
-      long deadline = System.currentTimeMillis() + 60_000;
-      while (!node.isDecommissioned()) {
-        assertTrue(System.currentTimeMillis() < deadline, "decommissioning did not finish in 60 s");
-        Thread.sleep(200);
-      }
+      decommission(c, leaving);
       // Every unit the node held was copied into the rack it was in (each rack has a node to spare).
       assertCombined(c, file, 5);
       assertEquals(before, layouts(c, file), "a copy left its unit's rack");
@@ -151,17 +138,7 @@ class CombinedLocalityPlacementTest {
       c.cluster.triggerHeartbeats();
       Thread.sleep(2_000);
 
-      Configuration balancer = new Configuration(c.conf);
-      balancer.setLong(DFSConfigKeys.DFS_BALANCER_GETBLOCKS_MIN_BLOCK_SIZE_KEY, 1);
-      balancer.setLong(DFSConfigKeys.DFS_BALANCER_MOVEDWINWIDTH_KEY, 2_000);
-      // A source whose remaining blocks may not leave their racks is given up after 5 s, not 60.
-      balancer.setInt(DFSConfigKeys.DFS_BALANCER_MAX_NO_MOVE_INTERVAL_KEY, 5_000);
-      java.lang.reflect.Constructor<?> cli =
-          Class.forName("org.apache.hadoop.hdfs.server.balancer.Balancer$Cli").getDeclaredConstructor();
-      cli.setAccessible(true); // hdfs balancer's own entry point, package-private in Hadoop 3.3.6
-      int exit = org.apache.hadoop.util.ToolRunner.run(balancer, (org.apache.hadoop.util.Tool) cli.newInstance(),
-          new String[] {"-threshold", "5", "-idleiterations", "3"});
-      assertTrue(exit == 0 || exit == -3, "the Balancer ended with " + exit); // success, or nothing more to move
+      balance(c);
       c.awaitHealthy();
 
       long moved = 0;
@@ -222,6 +199,39 @@ class CombinedLocalityPlacementTest {
     assertEquals(2, CombinedLocalityPlacementPolicy.mostPerRackWithoutCopies(perRack, 2));
     assertEquals(1, CombinedLocalityPlacementPolicy.mostPerRackWithoutCopies(perRack, 3));
     assertEquals(3, CombinedLocalityPlacementPolicy.mostPerRackWithoutCopies(perRack, -1), "a group short of units");
+  }
+
+  /** Decommissions {@code dn} as {@code hdfs dfsadmin -refreshNodes} would, and waits until it is done. */
+  private static void decommission(RepairCluster c, DatanodeInfo dn) throws Exception {
+    org.apache.hadoop.hdfs.server.namenode.FSNamesystem fsn = c.cluster.getNamesystem();
+    org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager dm = fsn.getBlockManager().getDatanodeManager();
+    org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor node = dm.getDatanode(dn);
+    fsn.writeLock();
+    try {
+      dm.getDatanodeAdminManager().startDecommission(node);
+    } finally {
+      fsn.writeUnlock();
+    }
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (!node.isDecommissioned()) {
+      assertTrue(System.currentTimeMillis() < deadline, "decommissioning did not finish in 60 s");
+      Thread.sleep(200);
+    }
+  }
+
+  /** {@code hdfs balancer -threshold 5}, with the cluster's configuration. */
+  private static void balance(RepairCluster c) throws Exception {
+    Configuration balancer = new Configuration(c.conf);
+    balancer.setLong(DFSConfigKeys.DFS_BALANCER_GETBLOCKS_MIN_BLOCK_SIZE_KEY, 1);
+    balancer.setLong(DFSConfigKeys.DFS_BALANCER_MOVEDWINWIDTH_KEY, 2_000);
+    // A source whose remaining blocks may not leave their racks is given up after 5 s, not 60.
+    balancer.setInt(DFSConfigKeys.DFS_BALANCER_MAX_NO_MOVE_INTERVAL_KEY, 5_000);
+    java.lang.reflect.Constructor<?> cli =
+        Class.forName("org.apache.hadoop.hdfs.server.balancer.Balancer$Cli").getDeclaredConstructor();
+    cli.setAccessible(true); // hdfs balancer's own entry point, package-private in Hadoop 3.3.6
+    int exit = org.apache.hadoop.util.ToolRunner.run(balancer, (org.apache.hadoop.util.Tool) cli.newInstance(),
+        new String[] {"-threshold", "5", "-idleiterations", "3"});
+    assertTrue(exit == 0 || exit == -3, "the Balancer ended with " + exit); // success, or nothing more to move
   }
 
   private RepairCluster cluster(String[] racks) throws Exception {
