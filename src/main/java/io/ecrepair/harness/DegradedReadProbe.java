@@ -34,8 +34,13 @@ public final class DegradedReadProbe {
   /** hadoop-ec-repair's client FileSystem. */
   public static final String ECREPAIR_FS = "io.ecrepair.hdfs.client.EcRepairDistributedFileSystem";
 
-  /** One pass over the cells. */
-  public record Result(long bytesFetched, long bytesReturned, double seconds, boolean equal, long cellsRebuilt) {
+  /**
+   * One pass over the cells.
+   *
+   * @param agentReads reads whose lost cells the helpers' repair agents rebuilt for the client
+   */
+  public record Result(long bytesFetched, long bytesReturned, double seconds, boolean equal, long cellsRebuilt,
+                       long agentReads) {
     public double fetchedPerReturned() {
       return bytesReturned == 0 ? 0 : (double) bytesFetched / bytesReturned;
     }
@@ -147,7 +152,8 @@ public final class DegradedReadProbe {
       long fetched = received == null ? ((HdfsDataInputStream) in).getReadStatistics().getTotalBytesRead()
           : received.getAsLong() - rx0;
       DegradedReadStats stats = DegradedReadStats.of(in);
-      return new Result(fetched, returned, seconds, equal, stats == null ? 0 : stats.cellsRebuilt());
+      return new Result(fetched, returned, seconds, equal, stats == null ? 0 : stats.cellsRebuilt(),
+          stats == null ? 0 : stats.agentReads());
     }
   }
 
@@ -227,6 +233,7 @@ public final class DegradedReadProbe {
     m.put("bytes", bytes);
     m.put("seconds", r.seconds());
     m.put("rxBytes", r.bytesFetched());
+    m.put("agentReads", r.agentReads());
     m.put("verified", r.equal() && r.bytesReturned() == bytes);
     return m;
   }

@@ -84,6 +84,19 @@ public final class Bars {
             String.format(Locale.ROOT, "<= %.1f", SINGLE_CLAY_LOAD), r.maxLoadBlocks() <= SINGLE_CLAY_LOAD, ""));
       }
     }
+    for (DegradedRead.Result r : reads) {
+      boolean named = r.policy().startsWith("CLAY-10-4-") || r.policy().startsWith("LRC-L2-12-4-") || isRs104(r.policy());
+      if (!named || r.client().equals("stock")) {
+        continue;
+      }
+      bars.add(new Bar("degraded read / healthy read, our client, " + r.scenario(), r.slowdown(),
+          String.format(Locale.ROOT, "<= %.1fx", DEGRADED_READ_SLOWDOWN), r.slowdown() <= DEGRADED_READ_SLOWDOWN,
+          String.format(Locale.ROOT, "%s: %.2f s against %.2f s", r.strategy(), r.degradedSeconds(),
+              r.healthySeconds())));
+      bars.add(new Bar("client received per degraded block, " + r.scenario(), r.fetchedBlocks(),
+          String.format(Locale.ROOT, "<= %.1f blocks", DEGRADED_READ_BLOCKS), r.fetchedBlocks() <= DEGRADED_READ_BLOCKS,
+          r.strategy()));
+    }
     DegradedRead.Result rs = reads.stream().filter(r -> isRs104(r.policy()) && r.client().equals("stock"))
         .findFirst().orElse(null);
     DegradedRead.Result clayRead = reads.stream().filter(r -> r.policy().startsWith("CLAY-10-4-")).findFirst()
@@ -99,6 +112,10 @@ public final class Bars {
     }
     return bars;
   }
+
+  /** Degraded reads through our client with the agents (ECPipe, ParaRC): time and bytes against a healthy read. */
+  public static final double DEGRADED_READ_SLOWDOWN = 1.3;
+  public static final double DEGRADED_READ_BLOCKS = 1.1;
 
   /** Cost model on a cluster with slow DataNodes (FastDR): reads, and RS recovery through the plugin. */
   public static final double COST_READ_SPEEDUP = 1.25;

@@ -175,8 +175,8 @@ public final class ClusterReport {
       Map<String, Object> m = common(r.policy(), "degraded-read", r.client().equals("stock") ? "hdfs-stock-client"
           : "ec-repair-client");
       m.put("mbPerSec", (double) r.blockBytes() * r.blocksRead() / r.degradedSeconds() / 1e6);
-      // How the read was served: HDFS's own decoder, or our client fetching the code's read set itself.
-      m.put("strategy", r.client().equals("stock") ? "stock" : "fetch");
+      // How the read was served: HDFS's own decoder, the agents (pararc, pipeline), or our client fetching the read set.
+      m.put("strategy", r.strategy());
       m.put("costModel", r.costModel());
       m.put("blocksRead", r.blocksRead());
       m.put("fileSystem", r.fileSystem());

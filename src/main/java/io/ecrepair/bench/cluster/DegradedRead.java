@@ -6,6 +6,7 @@ import io.ecrepair.bench.cluster.ClusterHandle.Node;
 import io.ecrepair.harness.DegradedReadProbe;
 import io.ecrepair.harness.PatternData;
 import io.ecrepair.hdfs.NodeCosts;
+import io.ecrepair.hdfs.RepairCatalog;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,14 @@ public final class DegradedRead {
    */
   public record Result(String scenario, String policy, String client, String fileSystem, long blockBytes,
                        double healthySeconds, long healthyRxBytes, double degradedSeconds, long degradedRxBytes,
-                       boolean verified, double theoryBlocks, int blocksRead, boolean costModel) {
+                       boolean verified, double theoryBlocks, int blocksRead, boolean costModel, String strategy) {
+    public Result(String scenario, String policy, String client, String fileSystem, long blockBytes,
+                  double healthySeconds, long healthyRxBytes, double degradedSeconds, long degradedRxBytes,
+                  boolean verified, double theoryBlocks, int blocksRead, boolean costModel) {
+      this(scenario, policy, client, fileSystem, blockBytes, healthySeconds, healthyRxBytes, degradedSeconds,
+          degradedRxBytes, verified, theoryBlocks, blocksRead, costModel, client.equals("stock") ? "stock" : "fetch");
+    }
+
     public Result(String scenario, String policy, String client, String fileSystem, long blockBytes,
                   double healthySeconds, long healthyRxBytes, double degradedSeconds, long degradedRxBytes,
                   boolean verified, double theoryBlocks) {
@@ -130,7 +138,22 @@ public final class DegradedRead {
     return new Result(scenario, policy.getName(), client, j.path("fileSystem").asText(), blockSize,
         h.path("seconds").asDouble(), h.path("rxBytes").asLong(), d.path("seconds").asDouble(),
         d.path("rxBytes").asLong(), h.path("verified").asBoolean() && d.path("verified").asBoolean(), theory,
-        wholeGroup ? policy.getNumDataUnits() : 1, costModel);
+        wholeGroup ? policy.getNumDataUnits() : 1, costModel, strategy(client, policy, d.path("agentReads").asLong()));
+  }
+
+  /**
+   * How the degraded read was served: HDFS's decoder ({@code stock}), the helpers' repair agents
+   * with the client as the requestor ({@code pararc} for codes with sub-chunks, {@code pipeline}
+   * for the chains of RS and LRC), or our client fetching the code's read set itself ({@code fetch}).
+   */
+  static String strategy(String client, ErasureCodingPolicy policy, long agentReads) {
+    if (client.equals("stock")) {
+      return "stock";
+    }
+    if (agentReads == 0) {
+      return "fetch";
+    }
+    return RepairCatalog.spec(policy).subPacketization() > 1 ? "pararc" : "pipeline";
   }
 
   /**

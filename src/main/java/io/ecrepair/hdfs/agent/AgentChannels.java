@@ -6,10 +6,13 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.net.BasicInetPeer;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair;
+import org.apache.hadoop.hdfs.protocol.datatransfer.sasl.DataEncryptionKeyFactory;
+import org.apache.hadoop.hdfs.protocol.datatransfer.sasl.SaslDataTransferClient;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.io.IOUtils;
@@ -38,24 +41,47 @@ public final class AgentChannels {
 
   /** Opens connections for one request: {@code block} and {@code token} are what its handshakes use. */
   public static Dialer dialer(DataNode datanode, ExtendedBlock block, Token<BlockTokenIdentifier> token) {
-    return new Dialer(datanode, block, token);
+    return new Dialer(datanode.getSaslClient(), datanode.getDataEncryptionKeyFactoryForBlock(block), token,
+        datanode.getDnConf().getSocketWriteTimeout(), () -> AgentProof.Challenge.mint(datanode, block));
+  }
+
+  /**
+   * Opens a client's connections for one request, as its block readers' are made (the
+   * client's SASL client, its encryption keys from the NameNode, its write timeout). A client
+   * sends no value streams, so its dialer has no challenge to mint for a receiver.
+   */
+  public static Dialer clientDialer(DFSClient client, Token<BlockTokenIdentifier> token) {
+    return new Dialer(client.getSaslDataTransferClient(), client, token, client.getConf().getDatanodeSocketWriteTimeout(),
+        () -> {
+          throw new IOException("a client sends no value streams");
+        });
+  }
+
+  /** Mints a challenge about a request's block for a value stream's receiver ({@link AgentProof}). */
+  interface ChallengeMinter {
+    AgentProof.Challenge mint() throws IOException;
   }
 
   /** Opens connections to repair agents on behalf of one request. */
   public static final class Dialer {
-    private final DataNode datanode;
-    private final ExtendedBlock block;
+    private final SaslDataTransferClient sasl;
+    private final DataEncryptionKeyFactory keys;
     private final Token<BlockTokenIdentifier> token;
+    private final int writeTimeoutMs;
+    private final ChallengeMinter minter;
 
-    private Dialer(DataNode datanode, ExtendedBlock block, Token<BlockTokenIdentifier> token) {
-      this.datanode = datanode;
-      this.block = block;
+    private Dialer(SaslDataTransferClient sasl, DataEncryptionKeyFactory keys, Token<BlockTokenIdentifier> token,
+                   int writeTimeoutMs, ChallengeMinter minter) {
+      this.sasl = sasl;
+      this.keys = keys;
       this.token = token;
+      this.writeTimeoutMs = writeTimeoutMs;
+      this.minter = minter;
     }
 
     /** A challenge about the request's block, minted by this DataNode, for a value stream's receiver to answer. */
     AgentProof.Challenge challenge() throws IOException {
-      return AgentProof.Challenge.mint(datanode, block);
+      return minter.mint();
     }
 
     /**
@@ -72,13 +98,12 @@ public final class AgentChannels {
         }
         NetUtils.connect(s, agent, connectTimeoutMs);
         s.setSoTimeout(readTimeoutMs);
-        OutputStream rawOut = NetUtils.getOutputStream(s, datanode.getDnConf().getSocketWriteTimeout());
+        OutputStream rawOut = NetUtils.getOutputStream(s, writeTimeoutMs);
         InputStream rawIn = NetUtils.getInputStream(s);
         // The agent's port stands for the transfer port in the handshake (HDFS skips SASL only for privileged ports).
         DatanodeID target = new DatanodeID(agent.getAddress().getHostAddress(), agent.getHostString(), "",
             agent.getPort(), 0, 0, 0);
-        IOStreamPair p = datanode.getSaslClient().socketSend(s, rawOut, rawIn,
-            datanode.getDataEncryptionKeyFactoryForBlock(block), token, target);
+        IOStreamPair p = sasl.socketSend(s, rawOut, rawIn, keys, token, target);
         return new Channel(s, p.in, p.out);
       } catch (IOException | RuntimeException e) {
         IOUtils.closeSocket(s);

@@ -15,6 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.EcRepairDataNodeAccess;
 import org.apache.hadoop.security.token.Token;
@@ -75,6 +77,16 @@ public final class AgentProof {
           StorageType.EMPTY_ARRAY, new String[0]));
     }
 
+    /**
+     * A client's challenge: a client mints no tokens, so it keys the proof with an access token
+     * the NameNode gave it for another internal block of the same group, one it does not send to
+     * the agent it challenges (so something on that agent's port that took the request's token
+     * still cannot answer). Agents answer challenges about any block of the requested block's group.
+     */
+    public static Challenge of(Token<BlockTokenIdentifier> heldToken) {
+      return new Challenge(heldToken);
+    }
+
     /** The identifier of the minted token (never its password) and the nonce. */
     public void write(DataOutput out) throws IOException {
       WireTokens.writeIdentifier(out, secret);
@@ -130,15 +142,21 @@ public final class AgentProof {
       TokenShape.check(challenge.identifier());
       BlockTokenIdentifier token = new BlockTokenIdentifier();
       token.readFields(new DataInputStream(new ByteArrayInputStream(challenge.identifier())));
-      if (block != null && (token.getBlockId() != block.getBlockId()
+      if (block != null && (!sameGroup(token.getBlockId(), block.getBlockId())
           || !token.getBlockPoolId().equals(block.getBlockPoolId()))) {
-        throw new IOException("a challenge about another block");
+        throw new IOException("a challenge about a block of another group");
       }
       proof = mac(datanode.getBlockPoolTokenSecretManager().retrievePassword(token), purpose, id, challenge.nonce());
     }
     out.writeInt(proof.length);
     out.write(proof);
     out.writeUTF(id == null ? "" : id);
+  }
+
+  /** The same block, or internal blocks of one striped group (their ids differ in the low 4 bits only). */
+  static boolean sameGroup(long a, long b) {
+    return a == b || (BlockIdManager.isStripedBlockID(a) && BlockIdManager.isStripedBlockID(b)
+        && (a & ~HdfsServerConstants.BLOCK_GROUP_INDEX_MASK) == (b & ~HdfsServerConstants.BLOCK_GROUP_INDEX_MASK));
   }
 
   private static String readId(DataInput in) throws IOException {

@@ -57,6 +57,20 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
   public PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part,
               Map<Integer, InetSocketAddress> agents, AgentChannels.Dialer dialer, int connectTimeoutMs,
               long stallMillis, ExecutorService threads) throws IOException {
+    this(name, datanode, sessionHi, sessionLo, part, agents, -1, null, dialer, connectTimeoutMs, stallMillis, threads);
+  }
+
+  /**
+   * As above, except that the values for node {@code controlPeer} (the requester, a client that
+   * listens nowhere) go into {@code control}, the open connection its request came on: no
+   * stream header and no proof there, since the requester itself dialled this agent and
+   * authenticated with a token for its block. The caller writes on {@code control} again only
+   * after {@link #finish}.
+   */
+  PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part,
+              Map<Integer, InetSocketAddress> agents, int controlPeer, DataOutputStream control,
+              AgentChannels.Dialer dialer, int connectTimeoutMs, long stallMillis, ExecutorService threads)
+      throws IOException {
     this.name = name;
     this.datanode = datanode;
     this.node = part.node();
@@ -69,6 +83,10 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
         InetSocketAddress to = agents.get(g.peer());
         Stream st = new Stream();
         streams.put(g.peer(), st);
+        if (g.peer() == controlPeer) {
+          st.writer = threads.submit(() -> write(st, control, g.peer()));
+          continue;
+        }
         AgentChannels.Channel c;
         try {
           c = dialer.dial(to, connectTimeoutMs, (int) stallMillis, 0);

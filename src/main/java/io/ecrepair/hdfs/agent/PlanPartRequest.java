@@ -21,7 +21,8 @@ import org.apache.hadoop.security.token.Token;
  * anything is allocated for it.
  *
  * @param readLimit the part reads its block only below this offset (beyond it the repair needs
- *     zeros: a scalar code's lost block ends there); at most the block's length
+ *     zeros: a scalar code's lost block ends there, or the rows asked for do); at most the
+ *     block's length, and within the rows asked for
  * @param firstRow the first cell row of the block to run; {@code rows} full rows follow
  * @param pieceBytes bytes of each sub-chunk per slice (the last piece of a sub-chunk may be shorter)
  */
@@ -31,8 +32,9 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
   static final int MAGIC = 0x45435050; // "ECPP"
   /** A load probe instead of a request: the agent answers with the bytes its parts still expect to receive. */
   static final int LOAD_PROBE = 0x4543504c; // "ECPL"
-  // 2: followed by the requester's challenge (AgentProof); 3: READY carries the replica's checksum
-  static final int VERSION = 3;
+  // 2: followed by the requester's challenge (AgentProof); 3: READY carries the replica's checksum;
+  // 4: a peer may be the requester itself, reached back over the control connection (a client)
+  static final int VERSION = 4;
   public static final int READY = 1;
   public static final int GO = 2;
   public static final int DONE = 3;
@@ -50,8 +52,18 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
   /** Numbers a whole part may hold (vertex ids and coefficients together): about 16 MiB. */
   static final int MAX_PART_NUMBERS = 1 << 22;
 
-  /** A node's repair agent. */
+  /**
+   * A node's repair agent, or ({@link #CONTROL}) the requester itself, which listens nowhere (a
+   * client): the part's values for it go back over the control connection the request came on.
+   */
   public record Peer(String host, int port) {
+    public static final Peer CONTROL = new Peer("", 0);
+
+    /** Whether values for this peer go back over the request's own connection. */
+    public boolean control() {
+      return port == 0 && host.isEmpty();
+    }
+
     /**
      * Where this hop's agent listens: a resolved unicast address and a real port. A hop names
      * another DataNode's agent; the stream to it carries values only once that agent proved it
@@ -72,9 +84,9 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
           + " do not fit a cell of " + cellSize);
     }
     if (pieceBytes < 1 || pieceBytes > MAX_PIECE || firstRow < 0 || rows < 1 || (long) firstRow + rows > MAX_ROWS
-        || block.getNumBytes() > ((long) firstRow + rows) * cellSize) {
+        || readLimit > ((long) firstRow + rows) * cellSize) {
       throw new IllegalArgumentException("rows " + firstRow + "+" + rows + " of " + cellSize + " bytes, pieces of "
-          + pieceBytes + ", do not cover a block of " + block.getNumBytes() + " bytes");
+          + pieceBytes + ", do not cover the " + readLimit + " bytes of the block the part reads");
     }
     if (readLimit < 0 || readLimit > block.getNumBytes()) {
       throw new IllegalArgumentException("read limit " + readLimit + " outside the block's " + block.getNumBytes()
@@ -88,6 +100,9 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
       if (!peers.containsKey(g.peer())) {
         throw new IllegalArgumentException("no address for node " + g.peer() + ", which the part sends to");
       }
+    }
+    if (peers.values().stream().filter(Peer::control).count() > 1) {
+      throw new IllegalArgumentException("more than one peer is reached over the control connection");
     }
     peers = Map.copyOf(peers);
   }

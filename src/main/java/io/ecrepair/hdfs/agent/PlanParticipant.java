@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * PlanPartRequest} (after the caller checked the block token), registers the session that
  * receives other nodes' values, answers READY, and on GO runs its part slice by slice with
  * {@link PartRunner}: its own sub-chunks from its replica, values from the other agents,
- * values out to the agents that need them. It ends with DONE and the bytes it moved, or
- * ERROR and why; the coordinator closing the control connection cancels it.
+ * values out to the agents that need them; values for a requester that listens nowhere (a
+ * client) go back over the control connection, as frames ending with an end mark. It ends
+ * with DONE and the bytes it moved, or ERROR and why (only the closed connection when frames
+ * were going back over it); the coordinator closing the control connection cancels it.
  */
 final class PlanParticipant {
   private static final Logger LOG = LoggerFactory.getLogger(PlanParticipant.class);
@@ -56,6 +58,7 @@ final class PlanParticipant {
       throw new IOException("a repair session of that id already runs here");
     }
     PeerSenders senders = null;
+    int controlPeer = -1;
     LeafRows leaves = null;
     PartRunner runner = null;
     try {
@@ -74,12 +77,16 @@ final class PlanParticipant {
       ctx.readPool().submit(() -> watch(in, session));
       Map<Integer, InetSocketAddress> agents = new TreeMap<>();
       for (Map.Entry<Integer, PlanPartRequest.Peer> p : req.peers().entrySet()) {
-        agents.put(p.getKey(), p.getValue().address());
+        if (p.getValue().control()) {
+          controlPeer = p.getKey();
+        } else {
+          agents.put(p.getKey(), p.getValue().address());
+        }
       }
       DataNode dn = ctx.datanode();
-      senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), agents,
-          AgentChannels.dialer(dn, req.block(), req.token()), dn.getDnConf().getSocketTimeout(), ctx.stallMillis(),
-          ctx.readPool());
+      senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), agents, controlPeer,
+          out, AgentChannels.dialer(dn, req.block(), req.token()), dn.getDnConf().getSocketTimeout(),
+          ctx.stallMillis(), ctx.readPool());
       DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(dn.getDatanodeId()).build();
       long[] read = {0};
       LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes,
@@ -103,6 +110,9 @@ final class PlanParticipant {
     } catch (IOException | InterruptedException | RuntimeException e) {
       LOG.warn("ec-repair: {} failed: {}", name, e.toString());
       session.cancel(e.toString());
+      if (controlPeer >= 0) {
+        return; // a writer may still be in the middle of a frame on the control connection: closing it says enough
+      }
       try {
         out.writeInt(PlanPartRequest.ERROR);
         out.writeUTF(RepairAgent.publicReason(e, name + " failed"));

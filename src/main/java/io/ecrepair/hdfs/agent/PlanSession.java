@@ -60,16 +60,17 @@ public final class PlanSession implements PartRunner.Inbox {
     return name;
   }
 
-  /**
-   * Reads node {@code from}'s stream into its queue until the stream ends (on the calling
-   * agent thread); a failure is queued for the part to meet.
-   */
   /** Whether node {@code from} sends this part values (and has not attached its stream yet). */
   boolean expectsSender(int from) {
     return queues.containsKey(from) && !attached.contains(from);
   }
 
-  void attach(int from, Socket socket, DataInputStream in) {
+  /**
+   * Reads node {@code from}'s stream into its queue until the stream ends (on the calling
+   * thread); a failure is queued for the part to meet and closes {@code socket}. After the end
+   * mark the connection stays open for its owner (a control connection carries DONE next).
+   */
+  public void attach(int from, Socket socket, DataInputStream in) {
     BlockingQueue<Object> q = queues.get(from);
     if (q == null || !attached.add(from)) {
       IOUtils.closeSocket(socket);
@@ -91,10 +92,10 @@ public final class PlanSession implements PartRunner.Inbox {
         }
       }
     } catch (IOException | InterruptedException e) {
+      IOUtils.closeSocket(socket);
       q.clear();
       q.offer(new IOException("the stream from " + who + " failed: " + e, e));
     } finally {
-      IOUtils.closeSocket(socket);
       sockets.remove(socket);
     }
   }

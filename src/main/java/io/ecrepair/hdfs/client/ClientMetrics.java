@@ -45,7 +45,11 @@ public final class ClientMetrics implements MetricsSource {
       {"BytesReturned", "bytes degraded reads returned to callers"},
       {"HelperFailures", "helpers that failed during a degraded read (the read went on without them)"},
       {"CorruptReplicasReported", "helper replicas whose bytes failed their stored checksums, reported to the NameNode"},
-      {"TimeMillis", "time spent in degraded reads, milliseconds"}};
+      {"TimeMillis", "time spent in degraded reads, milliseconds"},
+      {"AgentReads", "degraded reads whose lost cells the helpers' repair agents rebuilt for the client"},
+      {"BytesFromAgents", "bytes those reads received from the repair agents"},
+      {"AgentTimeMillis", "time the repair agents took for those reads, milliseconds"},
+      {"AgentFallbacks", "degraded reads that asked the repair agents and fetched the read set instead"}};
 
   /**
    * Gauges of the cost model: how many DataNodes reads avoid now, and the largest factor; a
@@ -92,7 +96,8 @@ public final class ClientMetrics implements MetricsSource {
   public static Map<String, Long> snapshot() {
     DegradedReadStats t = DegradedReadStats.total();
     long[] values = {t.degradedStreams(), t.rowsRebuilt(), t.cellsRebuilt(), t.bytesFetched(), t.bytesReturned(),
-        t.helperFailures(), t.corruptReplicasReported(), Math.round(t.seconds() * 1000)};
+        t.helperFailures(), t.corruptReplicasReported(), Math.round(t.seconds() * 1000), t.agentReads(),
+        t.bytesFromAgents(), Math.round(t.agentSeconds() * 1000), t.agentFallbacks()};
     Map<String, Long> out = new LinkedHashMap<>();
     for (int i = 0; i < METRICS.length; i++) {
       out.put(METRICS[i][0], values[i]);

@@ -8,7 +8,8 @@ import org.apache.hadoop.hdfs.EcRepairStripedInputStream;
 /**
  * What degraded reads cost: bytes fetched from DataNodes by the degraded path (helper sub-chunks
  * and the readable cells it served), bytes it returned to the reader, cells and rows rebuilt,
- * helpers that failed, time spent. One per stream, plus the JVM-wide sum of every stream
+ * helpers that failed, time spent; and by path, the reads the repair agents served (bytes they
+ * sent the client, time) and those that fell back to fetching the read set. One per stream, plus the JVM-wide sum of every stream
  * ({@link #total()}), e.g. for reads made through FsShell. Stock-path reads are not counted
  * here (HDFS's ReadStatistics count both).
  */
@@ -26,6 +27,10 @@ public final class DegradedReadStats {
   private final java.util.concurrent.atomic.AtomicBoolean degraded = new java.util.concurrent.atomic.AtomicBoolean();
   private final LongAdder degradedStreams = new LongAdder();
   private final LongAdder corruptReported = new LongAdder();
+  private final LongAdder agentReads = new LongAdder();
+  private final LongAdder agentBytes = new LongAdder();
+  private final LongAdder agentFallbacks = new LongAdder();
+  private final LongAdder agentNanos = new LongAdder();
 
   private DegradedReadStats(DegradedReadStats parent) {
     this.parent = parent;
@@ -73,6 +78,48 @@ public final class DegradedReadStats {
         parent.degradedStreams.increment();
       }
     }
+  }
+
+  /** A read whose lost cells of {@code rows} rows the repair agents rebuilt, sending the client {@code bytes}. */
+  void rebuiltByAgents(int rows, long bytes, long elapsedNanos) {
+    agentReads.increment();
+    agentBytes.add(bytes);
+    agentNanos.add(elapsedNanos);
+    cellsRebuilt.add(rows);
+    rowsRebuilt.add(rows);
+    if (parent != null) {
+      parent.rebuiltByAgents(rows, bytes, elapsedNanos);
+      if (degraded.compareAndSet(false, true)) {
+        parent.degradedStreams.increment();
+      }
+    }
+  }
+
+  /** A read the agents could not serve: it fetched the read set itself. */
+  void agentsFellBack() {
+    agentFallbacks.increment();
+    if (parent != null) {
+      parent.agentsFellBack();
+    }
+  }
+
+  /** Reads whose lost cells the helpers' repair agents rebuilt (the client as the plan's requestor). */
+  public long agentReads() {
+    return agentReads.sum();
+  }
+
+  /** Bytes those reads received from the agents. */
+  public long bytesFromAgents() {
+    return agentBytes.sum();
+  }
+
+  /** Reads that asked the agents and fetched the read set instead. */
+  public long agentFallbacks() {
+    return agentFallbacks.sum();
+  }
+
+  public double agentSeconds() {
+    return agentNanos.sum() / 1e9;
   }
 
   void corruptReported() {
@@ -128,6 +175,7 @@ public final class DegradedReadStats {
   @Override
   public String toString() {
     return "fetched " + bytesFetched() + " returned " + bytesReturned() + " cells rebuilt " + cellsRebuilt()
-        + " rows " + rowsRebuilt() + " helper failures " + helperFailures();
+        + " rows " + rowsRebuilt() + " helper failures " + helperFailures() + " agent reads " + agentReads()
+        + " from agents " + bytesFromAgents() + " agent fallbacks " + agentFallbacks();
   }
 }

@@ -68,6 +68,20 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   private final Map<String, UnitReader> readers = new HashMap<>();
   private final Map<DatanodeInfo, Integer> distances = new HashMap<>();
   private final NodeCosts costs;
+  private final AgentReads agents;
+  /** During a read: the lost unit whose cells in rows [agentFrom, agentTo) the agents put in the caller's buffer (-1: none). */
+  private int agentUnit = -1;
+  private int agentFrom;
+  private int agentTo;
+  /** Cells the agents rebuilt ahead of the reads that want them: unit aheadUnit's, rows [aheadFrom, aheadTo) of group aheadGroup. */
+  private long aheadGroup = Long.MIN_VALUE;
+  private int aheadUnit;
+  private int aheadFrom;
+  private int aheadTo;
+  private ByteBuffer aheadCells;
+  /** Rows the next agents' run asks for: doubles while reads walk through a lost unit row after row. */
+  private int ahead = 1;
+  private final int maxAheadRows;
   private long readersGroup = Long.MIN_VALUE;
   private ByteBuffer[] cells;
   private ByteBuffer[] rebuilt;
@@ -78,7 +92,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   private int cachedFrom;
   private int cachedLength;
 
-  DegradedReader(EcRepairStripedInputStream stream, NodeCosts costs) {
+  DegradedReader(EcRepairStripedInputStream stream, NodeCosts costs, AgentReads agents) {
     this.stream = stream;
     this.policy = stream.policy();
     this.spec = RepairCatalog.spec(policy);
@@ -88,6 +102,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     this.rowCapacity = (long) k * cell;
     this.vector = spec.subPacketization() > 1;
     this.costs = costs;
+    this.agents = agents;
+    this.maxAheadRows = Math.max(1, agents.aheadBytes() / cell);
   }
 
   DegradedReadStats stats() {
@@ -115,62 +131,69 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     int total = (int) (end - start + 1);
     boolean refetched = false;
     IOException lastFailure = null;
-    for (int attempt = 0; ; attempt++) {
-      GroupUnits units = GroupUnits.of(group, policy, stream);
-      try {
-        LocatedStripedBlock g = group;
-        new RowLoop(RegionCoders.best()).run((int) (start / rowCapacity), (int) (end / rowCapacity) + 1,
-            new RowLoop.Rows() {
-              @Override
-              public RowLoop.Step gather(int r) throws IOException {
-                return gatherRow(g, units, r, start, end);
-              }
+    try {
+      for (int attempt = 0; ; attempt++) {
+        GroupUnits units = GroupUnits.of(group, policy, stream);
+        if (attempt == 0 && agents.enabled()) {
+          rebuildThroughAgents(group, units, start, end, buf, base);
+        }
+        try {
+          LocatedStripedBlock g = group;
+          new RowLoop(RegionCoders.best()).run((int) (start / rowCapacity), (int) (end / rowCapacity) + 1,
+              new RowLoop.Rows() {
+                @Override
+                public RowLoop.Step gather(int r) throws IOException {
+                  return gatherRow(g, units, r, start, end);
+                }
 
-              @Override
-              public void rebuilt(int r, RowLoop.Step step) {
-                deliverRow(g, units, r, start, end, buf, base, step);
-              }
-            });
-        break;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while reading " + stream.path());
-      } catch (HelperFailure f) {
-        stats.helperFailed();
-        closeReader(f.key);
-        lastFailure = f.cause;
-        if (!refetched && EcRepairStripedInputStream.tokenExpired(f.cause, ClientConnector.address(stream.client(),
-            f.node))) {
-          group = stream.refetchGroup(group.getStartOffset());
-          refetched = true;
-          continue;
+                @Override
+                public void rebuilt(int r, RowLoop.Step step) {
+                  deliverRow(g, units, r, start, end, buf, base, step);
+                }
+              });
+          break;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while reading " + stream.path());
+        } catch (HelperFailure f) {
+          stats.helperFailed();
+          closeReader(f.key);
+          lastFailure = f.cause;
+          if (!refetched && EcRepairStripedInputStream.tokenExpired(f.cause, ClientConnector.address(stream.client(),
+              f.node))) {
+            group = stream.refetchGroup(group.getStartOffset());
+            refetched = true;
+            continue;
+          }
+          LOG.warn("ec-repair: reading internal block {} of {} from {} failed ({}); going on without that DataNode",
+              f.unit, stream.path(), f.node, f.cause.toString());
+          if (ChecksumFailures.in(f.cause)) {
+            reportCorrupt(units.located(f.unit), f.node);
+          }
+          stream.markDead(f.node);
+          if (attempt > 2 * n) {
+            throw f.cause;
+          }
+        } catch (UndecodableException e) {
+          if (!refetched) {
+            // The NameNode may know more (a rebuilt block, a restarted DataNode).
+            group = stream.refetchGroup(group.getStartOffset());
+            refetched = true;
+            continue;
+          }
+          BlockMissingException missing = new BlockMissingException(stream.path(), "ec-repair: cannot read bytes ["
+              + start + ", " + end + "] of block group " + group.getBlock() + " of " + stream.path() + " ("
+              + policy.getName() + "): internal blocks " + Arrays.toString(units.lostUnits())
+              + " are unavailable and the rest cannot rebuild them (" + e.getMessage() + ")",
+              group.getStartOffset() + start);
+          if (lastFailure != null) {
+            missing.addSuppressed(lastFailure);
+          }
+          throw missing;
         }
-        LOG.warn("ec-repair: reading internal block {} of {} from {} failed ({}); going on without that DataNode",
-            f.unit, stream.path(), f.node, f.cause.toString());
-        if (ChecksumFailures.in(f.cause)) {
-          reportCorrupt(units.located(f.unit), f.node);
-        }
-        stream.markDead(f.node);
-        if (attempt > 2 * n) {
-          throw f.cause;
-        }
-      } catch (UndecodableException e) {
-        if (!refetched) {
-          // The NameNode may know more (a rebuilt block, a restarted DataNode).
-          group = stream.refetchGroup(group.getStartOffset());
-          refetched = true;
-          continue;
-        }
-        BlockMissingException missing = new BlockMissingException(stream.path(), "ec-repair: cannot read bytes ["
-            + start + ", " + end + "] of block group " + group.getBlock() + " of " + stream.path() + " ("
-            + policy.getName() + "): internal blocks " + Arrays.toString(units.lostUnits())
-            + " are unavailable and the rest cannot rebuild them (" + e.getMessage() + ")",
-            group.getStartOffset() + start);
-        if (lastFailure != null) {
-          missing.addSuppressed(lastFailure);
-        }
-        throw missing;
       }
+    } finally {
+      agentUnit = -1;
     }
     buf.position(base + total);
     stats.returned(total, System.nanoTime() - t0);
@@ -197,7 +220,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     }
     int[] needLost = new int[0];
     for (int u = 0; u < k; u++) {
-      if (want[u] != null && units.lost(u)) {
+      if (want[u] != null && units.lost(u) && !byAgents(u, r)) {
         needLost = append(needLost, u);
       }
     }
@@ -292,12 +315,125 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     long to = Math.min(end + 1, rowStart + layout.rowLength(groupLength, r));
     for (long c = from / cell; c * cell < to; c++) {
       int u = (int) (c % k);
+      if (byAgents(u, r)) {
+        continue; // already in the caller's buffer
+      }
       long cellStart = c * cell;
       int offset = (int) (Math.max(from, cellStart) - cellStart);
       int length = (int) (Math.min(to, cellStart + cell) - cellStart) - offset;
       ByteBuffer source = units.lost(u) ? rebuilt[Arrays.binarySearch(cachedLost, u)] : cells[u];
       buf.put(base + (int) (cellStart + offset - start), source, offset, length);
     }
+  }
+
+  /**
+   * When [start, end] wants cells of one lost data unit, asks the helpers' repair agents to
+   * rebuild them with the client as the requestor ({@link AgentReads}), straight into the
+   * caller's buffer: a vector code's full rows, a scalar code's every row of the range. The rows
+   * it covered are then left out of the row loop; if the agents could not do it, the loop
+   * rebuilds everything from the read set as before.
+   */
+  private void rebuildThroughAgents(LocatedStripedBlock group, GroupUnits units, long start, long end, ByteBuffer buf,
+                                    int base) {
+    int unit = -1;
+    for (long c = start / cell; c <= end / cell; c++) {
+      int u = (int) (c % k);
+      if (units.lost(u)) {
+        if (unit >= 0 && unit != u) {
+          return; // several lost units: the read set's full decode
+        }
+        unit = u;
+      }
+    }
+    if (unit < 0) {
+      return;
+    }
+    long groupLength = units.groupLength();
+    int from = (int) (start / rowCapacity);
+    int to = (int) (end / rowCapacity) + 1;
+    if (vector) {
+      to = (int) Math.min(to, groupLength / rowCapacity); // sub-chunks are cut from full cells only
+    }
+    while (from < to && !wants(from, unit, start, end)) {
+      from++;
+    }
+    while (to > from && !wants(to - 1, unit, start, end)) {
+      to--;
+    }
+    if (from >= to) {
+      return;
+    }
+    StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
+    int lost = unit;
+    long groupId = group.getBlock().getBlockId();
+    if (to - from > maxAheadRows) {
+      // A read of many rows: straight into the caller's buffer.
+      long t0 = System.nanoTime();
+      long received = agents.rebuild(group, units, spec, layout, unit, from, to - from,
+          (row, cellOffset, src, off, len) -> copyWanted(row, lost, cellOffset, src, off, len, start, end, buf, base));
+      if (received < 0) {
+        stats.agentsFellBack();
+        return;
+      }
+      stats.rebuiltByAgents(to - from, received, System.nanoTime() - t0);
+    } else if (!(groupId == aheadGroup && unit == aheadUnit && from >= aheadFrom && to <= aheadTo)) {
+      // Small reads: rows ahead too, more while the reads walk on through the unit.
+      boolean walking = groupId == aheadGroup && unit == aheadUnit && from == aheadTo;
+      ahead = walking ? Math.min(2 * ahead, maxAheadRows) : 1;
+      int last = vector ? (int) (groupLength / rowCapacity) : layout.rowCount(groupLength);
+      int runTo = Math.min(last, Math.max(to, from + ahead));
+      if (aheadCells == null) {
+        aheadCells = ByteBuffer.allocate(maxAheadRows * cell);
+      }
+      aheadGroup = Long.MIN_VALUE;
+      int first = from;
+      ByteBuffer cells = aheadCells;
+      long t0 = System.nanoTime();
+      long received = agents.rebuild(group, units, spec, layout, unit, from, runTo - from,
+          (row, cellOffset, src, off, len) -> cells.put((row - first) * cell + cellOffset, src, off, len));
+      if (received < 0) {
+        stats.agentsFellBack();
+        return;
+      }
+      stats.rebuiltByAgents(runTo - from, received, System.nanoTime() - t0);
+      aheadGroup = groupId;
+      aheadUnit = unit;
+      aheadFrom = from;
+      aheadTo = runTo;
+    }
+    if (to - from <= maxAheadRows) {
+      for (int r = from; r < to; r++) {
+        copyWanted(r, unit, 0, aheadCells, (r - aheadFrom) * cell, cell, start, end, buf, base);
+      }
+    }
+    agentUnit = unit;
+    agentFrom = from;
+    agentTo = to;
+  }
+
+  /**
+   * Copies what [start, end] wants of bytes [cellOffset, cellOffset + len) of unit u's cell of
+   * row r (src's [off, off + len)) into buf at base + offset - start.
+   */
+  private void copyWanted(int r, int u, int cellOffset, ByteBuffer src, int off, int len, long start, long end,
+                          ByteBuffer buf, int base) {
+    long pos = ((long) r * k + u) * cell + cellOffset;
+    long lo = Math.max(pos, start);
+    long hi = Math.min(pos + len, end + 1);
+    if (lo < hi) {
+      buf.put(base + (int) (lo - start), src, off + (int) (lo - pos), (int) (hi - lo));
+    }
+  }
+
+  /** Whether [start, end] wants bytes of unit u's cell of row r. */
+  private boolean wants(int r, int u, long start, long end) {
+    long cellStart = ((long) r * k + u) * cell;
+    return cellStart <= end && cellStart + cell > start;
+  }
+
+  /** Whether unit u's cell of row r is in the caller's buffer already, rebuilt by the agents. */
+  private boolean byAgents(int u, int r) {
+    return u == agentUnit && r >= agentFrom && r < agentTo;
   }
 
   private boolean cached(LocatedStripedBlock group, int r, int[] lost, int from, int length) {
@@ -498,6 +634,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     rebuilt = null;
     cachedGroup = Long.MIN_VALUE;
     cachedLost = new int[0];
+    aheadGroup = Long.MIN_VALUE;
+    aheadCells = null;
   }
 
   /** A unit's DataNode failed while the row was read. */

@@ -24,20 +24,24 @@ import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
  * <p>Only opening a file changes, and only for files whose erasure-coding policy is ours: they
  * get an {@link EcRepairStripedInputStream}, HDFS's striped stream whose reads of cells on an
  * unreadable internal block are rebuilt with the code's cheapest repair ({@link DegradedReader})
- * instead of HDFS's decoder. Files under Hadoop's RS policies are ours too while DataNodes' costs
- * may differ ({@link NodeCosts}: measured, or set by the operator), since HDFS's reader always
- * decodes from the first k blocks it can open. Healthy reads, and every read of replicated files
+ * instead of HDFS's decoder: first by the helpers' repair agents with this client as the
+ * requestor ({@link AgentReads}), else by fetching the repair's read set. Files under Hadoop's RS
+ * policies are ours too while DataNodes' costs may differ ({@link NodeCosts}: measured, or set by
+ * the operator) or the agents can be asked, since HDFS's reader always decodes from the first k
+ * blocks it can open. Healthy reads, and every read of replicated files
  * and of other policies, are HDFS's own. {@code open(Path)},
  * {@code open(PathHandle)} and {@code openFile()} (which ends in {@code open}) all go through here.
  */
 public class EcRepairDistributedFileSystem extends DistributedFileSystem {
   private boolean verifyChecksum = true;
   private NodeCosts costs;
+  private AgentReads agents;
 
   @Override
   public void initialize(java.net.URI uri, org.apache.hadoop.conf.Configuration conf) throws IOException {
     super.initialize(uri, conf);
     costs = NodeCosts.from(conf, ClientCosts.measured(conf));
+    agents = new AgentReads(getClient(), conf, costs);
     ClientMetrics.register(conf);
   }
 
@@ -55,7 +59,7 @@ public class EcRepairDistributedFileSystem extends DistributedFileSystem {
       @Override
       public FSDataInputStream doCall(Path p) throws IOException {
         return wrap(EcRepairStripedInputStream.open(getClient(), pathName(p), verifyChecksum,
-            EcRepairDistributedFileSystem.this::owns, s -> new DegradedReader(s, costs)));
+            EcRepairDistributedFileSystem.this::owns, s -> new DegradedReader(s, costs, agents)));
       }
 
       @Override
@@ -70,12 +74,15 @@ public class EcRepairDistributedFileSystem extends DistributedFileSystem {
     countOpen();
     HdfsPathHandle id = fd instanceof HdfsPathHandle h ? h : new HdfsPathHandle(fd.bytes());
     return wrap(EcRepairStripedInputStream.open(getClient(), id, verifyChecksum, this::owns,
-        s -> new DegradedReader(s, costs)));
+        s -> new DegradedReader(s, costs, agents)));
   }
 
-  /** Our policies always; Hadoop's RS too when DataNodes' costs may differ (only our reader weighs them). */
+  /**
+   * Our policies always; Hadoop's RS too when DataNodes' costs may differ (only our reader weighs
+   * them) or the repair agents can send a lost block's cells (HDFS's reader fetches k cells per lost one).
+   */
   private boolean owns(ErasureCodingPolicy policy) {
-    return ClientPolicies.owns(policy, costs.active());
+    return ClientPolicies.owns(policy, costs.active() || agents.enabled());
   }
 
   /** As DistributedFileSystem's package-private getPathName. */

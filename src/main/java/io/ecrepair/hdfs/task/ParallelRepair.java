@@ -4,18 +4,12 @@ import io.ecrepair.exec.NodePart;
 import io.ecrepair.exec.PartRunner;
 import io.ecrepair.exec.SliceGeometry;
 import io.ecrepair.hdfs.agent.AgentChannels;
-import io.ecrepair.hdfs.agent.AgentProof;
 import io.ecrepair.hdfs.agent.DataNodeConnector;
 import io.ecrepair.hdfs.agent.PeerSenders;
-import io.ecrepair.hdfs.agent.PlanPartRequest;
+import io.ecrepair.hdfs.agent.PlanCoordinator;
 import io.ecrepair.hdfs.agent.PlanSession;
-import io.ecrepair.hdfs.transfer.WireChecksums;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.Plan;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -24,8 +18,6 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -95,14 +87,7 @@ final class ParallelRepair {
     Map<Integer, InetSocketAddress> agents = new TreeMap<>();
     DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(ctx.datanode().getDatanodeId()).build();
     agents.put(requestor, ctx.agentAddress(self));
-    for (int node : parts.keySet()) {
-      if (node != requestor) {
-        agents.put(node, ctx.agentAddress(sources.get(node).peekFirst()));
-      }
-    }
-    Map<Integer, SentPart> controls = new TreeMap<>();
-    Map<Integer, CompletableFuture<long[]>> done = new TreeMap<>();
-    DataChecksum groupChecksum = null; // the helpers' replicas' (they share one), from their READY
+    PlanCoordinator coordinator = null;
     PeerSenders senders = null;
     PartRunner runner = null;
     int rowsDone = 0;
@@ -111,36 +96,18 @@ final class ParallelRepair {
     long writeNanos = 0;
     Map<Integer, long[]> traffic = new TreeMap<>();
     try {
+      Map<Integer, PlanCoordinator.Helper> helpers = new TreeMap<>();
+      long need = alpha == 1 ? longestBlock(layout, groupLength, lost) : Long.MAX_VALUE;
+      for (int node : parts.keySet()) {
+        if (node != requestor) {
+          helpers.put(node, helper(node, sources.get(node).peekFirst(), layout, groupLength, need));
+          agents.put(node, helpers.get(node).agent());
+        }
+      }
+      coordinator = new PlanCoordinator(name, hi, lo, parts, requestor, helpers, agents.get(requestor), geometry,
+          cellSize, ctx.stallMillis(), ctx.datanode().getDnConf().getSocketTimeout(), ctx.readPool(), session);
       // Every helper gets its part and says it is ready before anyone sends a value.
-      for (Map.Entry<Integer, NodePart> e : parts.entrySet()) {
-        if (e.getKey() != requestor) {
-          controls.put(e.getKey(), sendPart(e.getValue(), hi, lo, sources.get(e.getKey()).peekFirst(), layout,
-              groupLength, geometry, agents, alpha == 1 ? longestBlock(layout, groupLength, lost) : Long.MAX_VALUE));
-        }
-      }
-      for (Map.Entry<Integer, SentPart> c : controls.entrySet()) {
-        DataInputStream in = new DataInputStream(c.getValue().channel().in());
-        c.getValue().challenge().expect(in, c.getValue().datanodeId(), "node " + c.getKey() + "'s repair agent",
-            PlanPartRequest.ERROR, AgentProof.Purpose.SERVE);
-        int status = in.readInt();
-        if (status != PlanPartRequest.READY) {
-          throw new IOException("node " + c.getKey() + " refused its part: "
-              + (status == PlanPartRequest.ERROR ? in.readUTF() : "answer " + status));
-        }
-        DataChecksum stored = WireChecksums.of(in.readByte(), in.readInt(), "node " + c.getKey() + "'s replica");
-        if (groupChecksum == null) {
-          groupChecksum = stored;
-        }
-      }
-      for (Map.Entry<Integer, SentPart> c : controls.entrySet()) {
-        AgentChannels.Channel channel = c.getValue().channel();
-        DataOutputStream out = new DataOutputStream(channel.out());
-        out.writeInt(PlanPartRequest.GO);
-        out.flush();
-        channel.socket().setSoTimeout(0);
-        int node = c.getKey();
-        done.put(node, CompletableFuture.supplyAsync(() -> awaitDone(node, channel, session), ctx.readPool()));
-      }
+      DataChecksum groupChecksum = coordinator.start(); // the helpers' replicas' (they share one)
       if (!mine.outbound().isEmpty()) {
         ExtendedBlock own = StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, layout.dataUnits(),
             requestor);
@@ -189,27 +156,24 @@ final class ParallelRepair {
       if (senders != null) {
         senders.finish(); // our ends first: a peer may be waiting for them before it sends its own
       }
-      session.awaitEnds();
+      traffic.putAll(coordinator.finish());
       traffic.put(requestor, new long[] {runner.bytesIn(), runner.bytesOut(), 0});
-      for (Map.Entry<Integer, CompletableFuture<long[]>> d : done.entrySet()) {
-        traffic.put(d.getKey(), d.getValue().get(ctx.stallMillis(), TimeUnit.MILLISECONDS));
-      }
       return new Outcome(rowsDone, written, traffic, runNanos, writeNanos, null);
-    } catch (IOException | InterruptedException | RuntimeException | java.util.concurrent.ExecutionException
-             | java.util.concurrent.TimeoutException e) {
+    } catch (IOException | InterruptedException | RuntimeException e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      String why = e instanceof java.util.concurrent.ExecutionException ? String.valueOf(e.getCause()) : e.toString();
-      session.cancel(why);
-      return new Outcome(rowsDone, written, traffic, runNanos, writeNanos, why);
+      session.cancel(e.toString());
+      return new Outcome(rowsDone, written, traffic, runNanos, writeNanos, e.toString());
     } finally {
       ctx.sessions().remove(hi, lo);
       session.cancel("finished");
       if (senders != null) {
         senders.close();
       }
-      controls.values().forEach(p -> p.channel().close());
+      if (coordinator != null) {
+        coordinator.close();
+      }
       if (runner != null) {
         runner.close(); // only this thread wrote into its buffers
       }
@@ -225,63 +189,20 @@ final class ParallelRepair {
     return max;
   }
 
-  /** A part sent to a helper's agent: its control connection, and the challenge its DataNode must answer. */
-  private record SentPart(AgentChannels.Channel channel, AgentProof.Challenge challenge, String datanodeId) {}
-
   /**
-   * Opens the control connection to a helper's agent and sends its part.
+   * Helper {@code unit} on DataNode {@code source}: its block, a token minted for it, and a
+   * challenge about it.
    *
    * @param need the helper's bytes the repair needs are below this block offset: a scalar
    *     code's lost byte j of a row depends on byte j of the helpers' cells alone
    */
-  private SentPart sendPart(NodePart part, long hi, long lo, DatanodeInfo source, StripedLayout layout, long groupLength,
-                          SliceGeometry geometry, Map<Integer, InetSocketAddress> agents, long need)
-      throws IOException {
-    int unit = part.node();
+  private PlanCoordinator.Helper helper(int unit, DatanodeInfo source, StripedLayout layout, long groupLength,
+                                        long need) throws IOException {
     ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), layout.cellSize(),
         layout.dataUnits(), unit);
     block.setNumBytes(layout.internalBlockLength(groupLength, unit));
-    Map<Integer, PlanPartRequest.Peer> peers = new TreeMap<>();
-    for (NodePart.Group g : part.outbound()) {
-      InetSocketAddress a = agents.get(g.peer());
-      peers.put(g.peer(), new PlanPartRequest.Peer(a.getHostString(), a.getPort()));
-    }
     Token<BlockTokenIdentifier> token = connector.token(block);
-    PlanPartRequest req = new PlanPartRequest(hi, lo, block, token,
-        Math.min(need, block.getNumBytes()), layout.cellSize(),
-        geometry.subchunkBytes(), geometry.firstRow(), geometry.rows(), geometry.pieceBytes(), part, peers);
-    AgentChannels.Channel c = null;
-    try {
-      c = AgentChannels.dialer(ctx.datanode(), block, token).dial(agents.get(unit),
-          ctx.datanode().getDnConf().getSocketTimeout(), (int) ctx.stallMillis(), 0);
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 64 * 1024));
-      req.write(out);
-      AgentProof.Challenge challenge = connector.challenge(block);
-      challenge.write(out);
-      out.flush();
-      return new SentPart(c, challenge, source.getDatanodeUuid());
-    } catch (IOException e) {
-      if (c != null) {
-        c.close();
-      }
-      throw new IOException("cannot send node " + unit + " (" + source + ") its part: " + e, e);
-    }
-  }
-
-  /** A helper's closing answer: {bytes in, bytes out, bytes read}; a failure cancels our part at once. */
-  private static long[] awaitDone(int node, AgentChannels.Channel control, PlanSession session) {
-    try {
-      DataInputStream in = new DataInputStream(new BufferedInputStream(control.in(), 1024));
-      int status = in.readInt();
-      if (status == PlanPartRequest.DONE) {
-        return new long[] {in.readLong(), in.readLong(), in.readLong()};
-      }
-      String why = status == PlanPartRequest.ERROR ? in.readUTF() : "answer " + status;
-      session.cancel("node " + node + " failed: " + why);
-      throw new IllegalStateException("node " + node + " failed: " + why);
-    } catch (IOException e) {
-      session.cancel("node " + node + " went away: " + e);
-      throw new IllegalStateException("node " + node + " went away: " + e, e);
-    }
+    return new PlanCoordinator.Helper(block, token, Math.min(need, block.getNumBytes()), ctx.agentAddress(source),
+        source.getDatanodeUuid(), connector.challenge(block), AgentChannels.dialer(ctx.datanode(), block, token));
   }
 }

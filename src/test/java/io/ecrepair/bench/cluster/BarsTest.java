@@ -68,6 +68,29 @@ class BarsTest {
   }
 
   @Test
+  void degradedReadsThroughOurClientAgainstAHealthyRead() {
+    DegradedRead.Result slow = read("CLAY-10-4-1024k", "ec-repair", 5);
+    DegradedRead.Result near = new DegradedRead.Result("RS-10-4-1024k", "RS-10-4-1024k", "ec-repair", "fs", 16L << 20,
+        1.4, 17L << 20, 1.6, 17L << 20, true, 1, 1, false, "pipeline");
+    List<Bars.Bar> bars = Bars.check(List.of(), List.of(slow, near, read("RS-10-4-1024k", "stock", 14)));
+    Bars.Bar clayTime = bar(bars, "degraded read / healthy read, our client, CLAY-10-4-1024k");
+    assertEquals(5 / 1.4, clayTime.measured(), 1e-9);
+    assertFalse(clayTime.pass());
+    assertFalse(bar(bars, "client received per degraded block, CLAY-10-4-1024k").pass(), "170 MiB for a 16 MiB block");
+    Bars.Bar rsTime = bar(bars, "degraded read / healthy read, our client, RS-10-4-1024k");
+    assertEquals(1.6 / 1.4, rsTime.measured(), 1e-9);
+    assertTrue(rsTime.pass());
+    assertEquals(17.0 / 16, bar(bars, "client received per degraded block, RS-10-4-1024k").measured(), 1e-9);
+    assertTrue(bar(bars, "client received per degraded block, RS-10-4-1024k").pass());
+    assertTrue(bars.stream().noneMatch(b -> b.name().contains("our client") && b.note().contains("stock")),
+        "the stock client's read has no such bar");
+  }
+
+  private static Bars.Bar bar(List<Bars.Bar> bars, String name) {
+    return bars.stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow(() -> new AssertionError(name));
+  }
+
+  @Test
   void missingResultsAreNotMeasuredNeverPassed() {
     List<Bars.Bar> bars = Bars.check(List.of(recovery("CLAY-10-4-1024k", "CLAY-10-4-1024k", 10, 3.25, 3.25, 1, 1)),
         List.of());

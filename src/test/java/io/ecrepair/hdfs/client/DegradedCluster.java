@@ -27,6 +27,7 @@ import org.apache.hadoop.io.erasurecode.ECSchema;
  * stopped DataNodes are declared dead at once (their blocks lose their locations).
  */
 final class DegradedCluster implements AutoCloseable {
+  static final int AGENT_PORT_OFFSET = 10;
   final MiniHdfs hdfs;
   final MiniDFSCluster cluster;
   final Configuration conf;
@@ -34,7 +35,19 @@ final class DegradedCluster implements AutoCloseable {
   final List<DatanodeInfo> stopped = new ArrayList<>();
 
   DegradedCluster(File dir, int dataNodes) throws IOException {
+    this(dir, dataNodes, null);
+  }
+
+  /**
+   * @param agents when not null, the DataNodes run the plugin with repair agents (and clients
+   *     know their port offset), so degraded reads can ask them; these settings are added
+   */
+  DegradedCluster(File dir, int dataNodes, Configuration agents) throws IOException {
     Configuration c = new HdfsConfiguration();
+    if (agents != null) {
+      c = MiniHdfs.pluginConf(agents);
+      c.setInt(io.ecrepair.hdfs.task.DataNodeKeys.AGENT_PORT_OFFSET_KEY, AGENT_PORT_OFFSET);
+    }
     c.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
     c.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 3600);
     c.set("fs.hdfs.impl", EcRepairDistributedFileSystem.class.getName());

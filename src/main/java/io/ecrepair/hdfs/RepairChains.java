@@ -1,0 +1,139 @@
+package io.ecrepair.hdfs;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.codes.Codecs;
+import io.ecrepair.codes.rs.RsFamily;
+import io.ecrepair.ecdag.Ecdag;
+import io.ecrepair.plan.GraphTransforms;
+import io.ecrepair.plan.Pipelines;
+import io.ecrepair.plan.Plan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+/**
+ * The repair pipelining plan (ECPipe's basic path) of one lost internal block of a scalar code
+ * (RS, LRC), for whichever requestor receives it (a rebuilding DataNode, a client reading the
+ * block): the code's repair graph, flattened, is the lost block as a sum of helper blocks times
+ * coefficients; the helpers form a chain that adds the terms one after another, and the
+ * requestor receives the finished sum, so no link carries more than one block. The path is
+ * chosen by ECPipe's weighted path selection with weights from the helpers' load
+ * ({@link Pipelines#leastLoadedPath}): RS takes the k least loaded survivors, LRC orders its
+ * local group. The helpers of each rack are then put together and the requestor's rack last,
+ * so one partial sum leaves each other rack (ECWide's rack-local repair, along a chain).
+ */
+public final class RepairChains {
+  private RepairChains() {}
+
+  /** What the choice needs to know of the group's internal blocks and their DataNodes. */
+  public interface Helpers {
+    /** Bytes internal block {@code unit} holds (0: it adds zeros and is never read). */
+    long blockLength(int unit);
+
+    /** The bytes each unit's DataNode still has to receive for other repairs (-1: unknown). */
+    long[] loads(int[] units);
+
+    /** The cost of a byte through unit's DataNode (1 = a typical node). */
+    double cost(int unit);
+
+    /** The rack of unit's DataNode. */
+    String rack(int unit);
+  }
+
+  /**
+   * The chain for {@code lost} over the helpers whose blocks the repair reads with a nonzero
+   * coefficient and that hold bytes (the others add zeros), in the order of the least loaded
+   * path; for RS, whose repair may read any k blocks, over the k survivors that path selection
+   * picks (blocks holding no bytes count among the k for free). Null when no helper holds bytes.
+   */
+  public static Plan plan(CodeSpec spec, int lost, int[] available, Helpers helpers, long groupId,
+                          String requestorRack, int sliceBytes) {
+    List<Integer> stored = new ArrayList<>();
+    List<Integer> zeros = new ArrayList<>();
+    for (int u : available) {
+      (helpers.blockLength(u) > 0 ? stored : zeros).add(u);
+    }
+    long unit = Math.max(1, helpers.blockLength(lost));
+    boolean anyK = Codecs.family(spec.codec().toLowerCase(Locale.ROOT)) instanceof RsFamily;
+    int need = spec.k() - zeros.size();
+    if (anyK && need > 0 && need <= stored.size()) {
+      int[] pool = stored.stream().mapToInt(Integer::intValue).toArray();
+      int[] path = Pipelines.leastLoadedPath(pool, helpers.loads(pool), costs(helpers, pool), need, unit, groupId);
+      List<Integer> chosen = new ArrayList<>(zeros);
+      for (int u : path) {
+        chosen.add(u);
+      }
+      return chain(spec, lost, chosen.stream().mapToInt(Integer::intValue).sorted().toArray(), path, helpers,
+          sliceBytes, requestorRack);
+    }
+    Map<Integer, Integer> coef = coefficients(spec, lost, available, helpers);
+    if (coef.isEmpty()) {
+      return null;
+    }
+    int[] reads = coef.keySet().stream().mapToInt(Integer::intValue).toArray();
+    int[] path = Pipelines.leastLoadedPath(reads, helpers.loads(reads), costs(helpers, reads), reads.length, unit,
+        groupId);
+    return chain(spec, lost, available, path, helpers, sliceBytes, requestorRack);
+  }
+
+  /** The hops of a chain from this class that cross racks (each carries one block). */
+  public static int crossRackHops(Plan chain, Helpers helpers, String requestorRack) {
+    @SuppressWarnings("unchecked")
+    int[] path = ((List<Integer>) chain.details().get("path")).stream().mapToInt(Integer::intValue).toArray();
+    return Pipelines.crossRackHops(path, racks(helpers, path), requestorRack);
+  }
+
+  /**
+   * The chain along {@code path} of the repair of {@code lost} from {@code from}, each rack's
+   * helpers together and the requestor's rack last ({@link Pipelines#groupByRack}); helpers with
+   * a zero term are left out.
+   */
+  private static Plan chain(CodeSpec spec, int lost, int[] from, int[] path, Helpers helpers, int sliceBytes,
+                            String requestorRack) {
+    Map<Integer, Integer> coef = coefficients(spec, lost, from, helpers);
+    int[] byLoad = IntStream.of(path).filter(coef::containsKey).toArray();
+    if (byLoad.length == 0) {
+      return null;
+    }
+    int[] order = Pipelines.groupByRack(byLoad, racks(helpers, byLoad), requestorRack);
+    int[] coefs = new int[order.length];
+    for (int i = 0; i < order.length; i++) {
+      coefs[i] = coef.get(order[i]);
+    }
+    return Pipelines.sumChain(spec.n(), lost, order, coefs, sliceBytes);
+  }
+
+  /** Per helper holding bytes, its coefficient in the code's repair of {@code lost} from {@code available}. */
+  private static Map<Integer, Integer> coefficients(CodeSpec spec, int lost, int[] available, Helpers helpers) {
+    Ecdag graph = RepairCatalog.plan(spec, new int[] {lost}, available).graph();
+    RepairCatalog.prepareSingleLosses(spec);
+    if (graph.repaired().size() != 1) {
+      throw new IllegalStateException("a scalar repair of one block has one repaired vertex, not " + graph.repaired());
+    }
+    Map<Integer, Integer> coef = new TreeMap<>();
+    GraphTransforms.leafExpressions(graph).get(graph.repaired().get(0).id())
+        .forEach((leaf, c) -> coef.put(graph.vertex(leaf).block(), c));
+    coef.keySet().removeIf(unit -> helpers.blockLength(unit) == 0);
+    coef.values().removeIf(c -> c == 0);
+    return coef;
+  }
+
+  private static double[] costs(Helpers helpers, int[] units) {
+    double[] c = new double[units.length];
+    for (int i = 0; i < units.length; i++) {
+      c[i] = helpers.cost(units[i]);
+    }
+    return c;
+  }
+
+  private static String[] racks(Helpers helpers, int[] units) {
+    String[] r = new String[units.length];
+    for (int i = 0; i < units.length; i++) {
+      r[i] = helpers.rack(units[i]);
+    }
+    return r;
+  }
+}

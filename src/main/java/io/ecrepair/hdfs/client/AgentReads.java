@@ -1,0 +1,276 @@
+package io.ecrepair.hdfs.client;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.exec.NodePart;
+import io.ecrepair.exec.PartRunner;
+import io.ecrepair.exec.SliceGeometry;
+import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.hdfs.NodeCosts;
+import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.hdfs.RepairChains;
+import io.ecrepair.hdfs.agent.AgentChannels;
+import io.ecrepair.hdfs.agent.AgentProof;
+import io.ecrepair.hdfs.agent.PlanCoordinator;
+import io.ecrepair.hdfs.agent.PlanSession;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.plan.Plan;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.security.token.Token;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Degraded reads with this client as the requestor of a repair that the helpers' repair agents
+ * run (ECPipe, ParaRC): a chain ending at the client for RS and LRC ({@link RepairChains}), the
+ * stored plan that loads the requestor least for Clay and Butterfly. So the client's downlink
+ * carries about one block per lost block, as for a healthy read, instead of the code's whole
+ * read set. The client sends each helper's agent its part with the block token the NameNode
+ * gave it for that helper's block, checks that the agent proves it is its DataNode's
+ * ({@link AgentProof.Challenge#of}), and receives the lost cells back over those connections,
+ * every frame checksummed ({@link PlanCoordinator}). When anything fails (no agents, no plan, an
+ * agent that cannot be reached or breaks off) it says why in the debug log and the caller
+ * fetches the read set itself, so a reader never sees an agent's trouble.
+ */
+final class AgentReads {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentReads.class);
+  /** Whether degraded reads ask the agents first ({@value #ENABLED_DEFAULT}). */
+  static final String ENABLED_KEY = "ecrepair.client.agent-reads";
+  static final boolean ENABLED_DEFAULT = true;
+  /**
+   * How much of a lost block a stream may have the agents rebuild ahead of small reads walking
+   * through it, KiB ({@value #AHEAD_KB_DEFAULT}): each request then covers more rows, and the
+   * chain fills and drains less often.
+   */
+  static final String AHEAD_KB_KEY = "ecrepair.client.agent-reads.ahead.kb";
+  static final int AHEAD_KB_DEFAULT = 8192;
+  private static final SecureRandom RANDOM = new SecureRandom();
+  /** Waits for the helpers' closing answers; one thread per helper of a running read, none when idle. */
+  private static final ExecutorService WAITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
+      new SynchronousQueue<>(), daemon("ec-repair-client-agent"));
+
+  private final DFSClient client;
+  private final int portOffset;
+  private final boolean enabled;
+  private final long stallMillis;
+  private final int sliceBytes;
+  private final int pieceBytes;
+  private final NodeCosts costs;
+  private final int aheadBytes;
+
+  AgentReads(DFSClient client, Configuration conf, NodeCosts costs) {
+    this.client = client;
+    this.portOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
+    this.enabled = conf.getBoolean(ENABLED_KEY, ENABLED_DEFAULT) && portOffset > 0;
+    this.stallMillis = client.getConf().getSocketTimeout();
+    this.sliceBytes = conf.getInt(DataNodeKeys.PIPELINE_SLICE_KB_KEY, DataNodeKeys.PIPELINE_SLICE_KB_DEFAULT) * 1024;
+    this.pieceBytes = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT) * 1024;
+    this.costs = costs;
+    this.aheadBytes = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(0, conf.getLong(AHEAD_KB_KEY, AHEAD_KB_DEFAULT)) * 1024);
+  }
+
+  /** {@value #AHEAD_KB_KEY} in bytes. */
+  int aheadBytes() {
+    return aheadBytes;
+  }
+
+  /** Whether reads may ask the agents: the DataNodes' agent port offset is known here and the reads are not turned off. */
+  boolean enabled() {
+    return enabled;
+  }
+
+  /** Takes bytes [cellOffset, cellOffset + len) of the lost unit's cell of {@code row}, from src's [off, off + len). */
+  interface Sink {
+    void put(int row, int cellOffset, ByteBuffer src, int off, int len);
+  }
+
+  /**
+   * Rebuilds the cells of lost unit {@code lost} in rows [firstRow, firstRow + rows) through the
+   * agents into {@code sink}; returns the bytes the client received, or -1 when the caller must
+   * fetch instead (why is logged at debug: nothing the caller should see). {@code rows} must be
+   * full rows for a code with sub-chunks.
+   */
+  long rebuild(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, StripedLayout layout, int lost,
+               int firstRow, int rows, Sink sink) {
+    String what = "unit " + lost + " of " + group.getBlock() + " rows " + firstRow + "+" + rows;
+    try {
+      Plan plan = plan(group, units, spec, layout, lost);
+      if (plan == null) {
+        LOG.debug("ec-repair: no agent plan for {}; fetching the read set", what);
+        return -1;
+      }
+      return run(plan, group, units, layout, lost, firstRow, rows, sink, what);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("ec-repair: the repair agents did not rebuild {} ({}); fetching the read set", what, e.toString());
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  /** The chain for a scalar code; for a vector code, the stored plan whose requestor receives least. */
+  private Plan plan(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, StripedLayout layout, int lost) {
+    long groupLength = units.groupLength();
+    if (spec.subPacketization() == 1) {
+      return RepairChains.plan(spec, lost, units.available(), helpers(units, layout, groupLength),
+          group.getBlock().getBlockId(), null, sliceBytes);
+    }
+    if (layout.cellSize() % spec.subPacketization() != 0) {
+      return null; // the cells' tails would need a central repair of their own
+    }
+    Plan best = null;
+    for (Plan p : RepairCatalog.parallelPlans(spec, lost)) {
+      Map<Integer, NodePart> parts = RepairCatalog.parts(p);
+      NodePart mine = parts.get(lost);
+      boolean usable = p.problem().requestor() == lost && mine != null && mine.leaves().length == 0
+          && mine.outbound().isEmpty() && parts.keySet().stream().allMatch(u -> u == lost || units.node(u) != null);
+      if (usable && (best == null || p.traffic().in(lost) < best.traffic().in(lost))) {
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  private RepairChains.Helpers helpers(GroupUnits units, StripedLayout layout, long groupLength) {
+    return new RepairChains.Helpers() {
+      @Override
+      public long blockLength(int unit) {
+        return layout.internalBlockLength(groupLength, unit);
+      }
+
+      @Override
+      public long[] loads(int[] of) {
+        return new long[of.length]; // a client cannot ask the agents' backlog; costs decide
+      }
+
+      @Override
+      public double cost(int unit) {
+        return costs.of(node(units, unit));
+      }
+
+      @Override
+      public String rack(int unit) {
+        return node(units, unit).getNetworkLocation();
+      }
+    };
+  }
+
+  private static DatanodeInfo node(GroupUnits units, int unit) {
+    DatanodeInfo d = units.node(unit);
+    if (d == null) {
+      throw new IllegalStateException("the repair reads internal block " + unit + ", which has no location");
+    }
+    return d;
+  }
+
+  private long run(Plan plan, LocatedStripedBlock group, GroupUnits units, StripedLayout layout, int lost,
+                   int firstRow, int rows, Sink sink, String what) throws IOException, InterruptedException {
+    Map<Integer, NodePart> parts = plan.graph().subchunkCount() == 1
+        ? NodePart.compile(plan.graph(), plan.colors()) : RepairCatalog.parts(plan);
+    NodePart mine = parts.get(lost);
+    if (mine == null || mine.leaves().length != 0 || !mine.outbound().isEmpty()) {
+      return -1; // the client holds no block and listens nowhere
+    }
+    int cell = layout.cellSize();
+    int alpha = plan.graph().subchunkCount();
+    int piece = alpha == 1 ? sliceBytes : pieceBytes;
+    SliceGeometry geometry = new SliceGeometry(firstRow, rows, cell / alpha, piece);
+    long groupLength = units.groupLength();
+    long end = (long) (firstRow + rows) * cell;
+    long need = alpha == 1 ? layout.internalBlockLength(groupLength, lost) : Long.MAX_VALUE;
+    List<Integer> helperUnits = new ArrayList<>(parts.keySet());
+    helperUnits.remove(Integer.valueOf(lost));
+    Map<Integer, PlanCoordinator.Helper> helpers = new TreeMap<>();
+    for (int i = 0; i < helperUnits.size(); i++) {
+      int u = helperUnits.get(i);
+      LocatedBlock located = units.located(u);
+      DatanodeInfo dn = node(units, u);
+      ExtendedBlock block = new ExtendedBlock(located.getBlock());
+      block.setNumBytes(layout.internalBlockLength(groupLength, u));
+      Token<BlockTokenIdentifier> token = located.getBlockToken();
+      helpers.put(u, new PlanCoordinator.Helper(block, token, Math.min(Math.min(need, block.getNumBytes()), end),
+          agent(dn), dn.getDatanodeUuid(), AgentProof.Challenge.of(otherToken(units, u, helperUnits, i)),
+          AgentChannels.clientDialer(client, token)));
+    }
+    long hi = RANDOM.nextLong();
+    long lo = RANDOM.nextLong();
+    String name = "degraded read " + Long.toHexString(lo) + " of " + what;
+    PlanSession session = new PlanSession(name, mine, geometry.pieceBytes(), stallMillis, new AtomicLong(),
+        (long) mine.valuesIn() * geometry.subchunkBytes() * rows);
+    int s = geometry.subchunkBytes();
+    PartRunner.Results results = (t, r, src, off, len) -> sink.put(geometry.row(t),
+        r.subchunk() * s + geometry.offset(t), src, off, len);
+    PartRunner.Leaves noLeaves = (t, subs, dst, len) -> {
+      throw new IOException("the client holds no block of the group");
+    };
+    PartRunner.Outbox noOutbox = (t, g, src, off, len) -> {
+      throw new IOException("the plan sends nothing from the client");
+    };
+    try (PlanCoordinator coordinator = new PlanCoordinator(name, hi, lo, parts, lost, helpers, null, geometry, cell,
+             stallMillis, client.getConf().getSocketTimeout(), WAITERS, session);
+         PartRunner runner = new PartRunner(mine, RegionCoders.best(), geometry.pieceBytes())) {
+      coordinator.start();
+      for (int t = 0; t < geometry.count(); t++) {
+        runner.runSlice(t, geometry.length(t), noLeaves, session, noOutbox, results);
+      }
+      coordinator.finish();
+      return runner.bytesIn();
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      session.cancel(e.toString());
+      throw e;
+    }
+  }
+
+  /**
+   * The token that keys helper {@code unit}'s challenge: one of another block of the group, not
+   * sent to that helper (the next helper's, or any other readable unit's when the plan has one helper).
+   */
+  private static Token<BlockTokenIdentifier> otherToken(GroupUnits units, int unit, List<Integer> helperUnits,
+                                                        int index) throws IOException {
+    if (helperUnits.size() > 1) {
+      return units.located(helperUnits.get((index + 1) % helperUnits.size())).getBlockToken();
+    }
+    for (int u : units.available()) {
+      if (u != unit && units.located(u) != null) {
+        return units.located(u).getBlockToken();
+      }
+    }
+    throw new IOException("no other block of the group to key the agent's proof with");
+  }
+
+  /** Where a DataNode's repair agent listens: its transfer port plus the offset, at its address as this client reaches it. */
+  private InetSocketAddress agent(DatanodeInfo dn) {
+    String host = client.getConf().isConnectToDnViaHostname() ? dn.getHostName() : dn.getIpAddr();
+    return new InetSocketAddress(host, dn.getXferPort() + portOffset);
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,214 @@
+package io.ecrepair.hdfs.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.hdfs.agent.ReadFaults;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.EcRepairStripedInputStream;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Degraded reads with the client as the requestor of a repair the helpers' repair agents run
+ * ({@link AgentReads}), on a MiniDFSCluster whose DataNodes run the plugin: for RS (a chain), LRC
+ * (a chain over the local group), Clay and Butterfly (the stored plan that loads the client
+ * least), the lost cells of a whole group come back through the agents with the right bytes and
+ * with the client receiving at most 1.1 blocks per lost block and fetching no read set. Every read
+ * form gives the right bytes with a DataNode really down; two lost units, a flipped byte in a frame
+ * on its way to the client, and a client that cannot reach the agents all read right through the
+ * fetch path.
+ */
+class AgentDegradedReadTest {
+  private static final int CELL = 64 * 1024;
+  private static final int ROWS = 4;
+
+  @TempDir
+  java.nio.file.Path tmp;
+
+  private record Case(ErasureCodingPolicy policy, Path path, byte[] data) {
+    String name() {
+      return policy.getName();
+    }
+  }
+
+  @Test
+  void lostCellsComeBackThroughTheAgents() throws Exception {
+    try (DegradedCluster c = new DegradedCluster(tmp.resolve("dfs").toFile(), 12, new Configuration(false))) {
+      List<Case> cases = new ArrayList<>();
+      long seed = 3;
+      for (Object[] p : new Object[][] {{"rs", 6, 3}, {"lrc-l2", 6, 4}, {"clay", 4, 2}, {"butterfly", 4, 2}}) {
+        ErasureCodingPolicy policy = c.policy((String) p[0], (int) p[1], (int) p[2], CELL);
+        RepairCatalog.searchParallelPlans(RepairCatalog.spec(policy)); // as a DataNode has them at hand
+        int k = policy.getNumDataUnits();
+        // A group of ROWS full rows, then a group with one full row and part of another.
+        int length = k * CELL * ROWS + k * CELL + CELL / 2 + 4321;
+        Path file = new Path("/" + policy.getName() + "/f");
+        cases.add(new Case(policy, file, c.write(file, policy, length, (long) ROWS * CELL, seed++)));
+      }
+
+      for (Case f : cases) {
+        wholeLostBlockThroughTheAgents(c, f);
+        twoLostUnitsFetchTheReadSet(c, f);
+      }
+      flippedFrameIsNeverDelivered(c, cases.get(2));
+      unreachableAgentsFallBack(c, cases.get(0));
+
+      // A DataNode really down: every read form of every file, right bytes.
+      DatanodeInfo victim = c.holder(cases.get(2).path(), 0, 1);
+      c.stopAndForget(victim);
+      long agentReads = DegradedReadStats.total().agentReads();
+      ReadForms forms = new ReadForms(c.fs, 11, CELL);
+      for (Case f : cases) {
+        forms.all(f.path(), f.data(), f.name() + " with a DataNode down");
+      }
+      forms.shell(cases.get(2).path(), cases.get(2).data(), tmp, "shell with a DataNode down");
+      assertTrue(DegradedReadStats.total().agentReads() > agentReads, "no read went through the agents");
+    }
+  }
+
+  /**
+   * With block tokens and encrypted data transfer, the client's connections to the agents get
+   * the same handshake as its block reads (its SASL client, encryption keys from the NameNode),
+   * the agents check the tokens the NameNode gave it and prove themselves to it, and the lost
+   * cells come back right.
+   */
+  @Test
+  void readsThroughEncryptedAgentsWithBlockTokens() throws Exception {
+    Configuration secure = new Configuration(false);
+    secure.setBoolean(org.apache.hadoop.hdfs.DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    secure.setBoolean(org.apache.hadoop.hdfs.DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, true);
+    try (DegradedCluster c = new DegradedCluster(tmp.resolve("dfs").toFile(), 8, secure)) {
+      List<Case> cases = new ArrayList<>();
+      for (Object[] p : new Object[][] {{"clay", 4, 2}, {"lrc-l2", 4, 3}}) {
+        ErasureCodingPolicy policy = c.policy((String) p[0], (int) p[1], (int) p[2], CELL);
+        RepairCatalog.searchParallelPlans(RepairCatalog.spec(policy));
+        int k = policy.getNumDataUnits();
+        Path file = new Path("/" + policy.getName() + "/f");
+        cases.add(new Case(policy, file, c.write(file, policy, k * CELL * ROWS, (long) ROWS * CELL, 5)));
+      }
+      for (Case f : cases) {
+        wholeLostBlockThroughTheAgents(c, f);
+      }
+    }
+  }
+
+  /**
+   * A stream that cannot read unit 1 of group 0 reads that unit's cells of the group's rows: the
+   * agents rebuild them (one request), the bytes are right, the client received at most 1.1
+   * blocks for the block and fetched nothing from the helpers itself.
+   */
+  private static void wholeLostBlockThroughTheAgents(DegradedCluster c, Case f) throws Exception {
+    int k = f.policy().getNumDataUnits();
+    try (DistributedFileSystem client = c.ourClient(); FSDataInputStream in = client.open(f.path())) {
+      EcRepairStripedInputStream s = (EcRepairStripedInputStream) in.getWrappedStream();
+      s.markDead(c.holder(f.path(), 0, 1));
+      for (int row = 0; row < ROWS; row++) {
+        long at = ((long) row * k + 1) * CELL;
+        byte[] got = new byte[CELL];
+        in.readFully(at, got);
+        ReadForms.assertRange(f.data(), (int) at, got, f.name() + " lost cell of row " + row);
+      }
+      DegradedReadStats stats = DegradedReadStats.of(in);
+      assertEquals(ROWS, stats.rowsRebuilt(), f.name() + ": rows rebuilt by the agents (" + stats + ")");
+      assertTrue(stats.agentReads() > 0 && stats.agentReads() < ROWS, f.name() + ": requests to the agents (each "
+          + "reaching further ahead as the reads walk on) " + stats);
+      assertEquals(0, stats.agentFallbacks(), f.name() + ": " + stats);
+      assertEquals(0, stats.bytesFetched(), f.name() + ": the client fetched a read set (" + stats + ")");
+      assertTrue(stats.bytesFromAgents() <= 1.1 * ROWS * CELL, f.name() + ": the client received "
+          + stats.bytesFromAgents() + " bytes for " + ROWS * CELL + " lost");
+      assertTrue(stats.bytesFromAgents() >= ROWS * CELL, f.name() + ": " + stats);
+    }
+    // One pread across the whole group: one request for every row of the lost unit, through the
+    // read-ahead buffer, and straight into the caller's buffer when the rows do not fit in it.
+    for (int aheadKb : new int[] {AgentReads.AHEAD_KB_DEFAULT, 2 * CELL / 1024}) {
+      Configuration conf = new Configuration(c.conf);
+      conf.setInt(AgentReads.AHEAD_KB_KEY, aheadKb);
+      try (FileSystem client = FileSystem.newInstance(c.uri(), conf); FSDataInputStream in = client.open(f.path())) {
+        EcRepairStripedInputStream s = (EcRepairStripedInputStream) in.getWrappedStream();
+        s.markDead(c.holder(f.path(), 0, 1));
+        int from = CELL / 3;
+        byte[] got = new byte[k * CELL * ROWS - from - 777];
+        in.readFully(from, got);
+        ReadForms.assertRange(f.data(), from, got, f.name() + " pread of the group, ahead " + aheadKb + " KiB");
+        DegradedReadStats stats = DegradedReadStats.of(in);
+        assertEquals(1, stats.agentReads(), f.name() + ": " + stats);
+        assertEquals(ROWS, stats.rowsRebuilt(), f.name() + ": " + stats);
+      }
+    }
+  }
+
+  /** Two lost data units in the range: the read set's full decode, right bytes. */
+  private static void twoLostUnitsFetchTheReadSet(DegradedCluster c, Case f) throws Exception {
+    try (DistributedFileSystem client = c.ourClient(); FSDataInputStream in = client.open(f.path())) {
+      EcRepairStripedInputStream s = (EcRepairStripedInputStream) in.getWrappedStream();
+      s.markDead(c.holder(f.path(), 0, 1));
+      s.markDead(c.holder(f.path(), 0, 2));
+      byte[] got = new byte[3 * CELL];
+      in.readFully(CELL / 2, got);
+      ReadForms.assertRange(f.data(), CELL / 2, got, f.name() + " two lost units");
+      assertEquals(0, DegradedReadStats.of(in).agentReads(), f.name());
+    }
+  }
+
+  /**
+   * A byte flipped in a frame after its checksum was computed, on its way to the client: the
+   * client's check fails the agents' run, nothing of it is kept, and the read fetches the read set.
+   */
+  private static void flippedFrameIsNeverDelivered(DegradedCluster c, Case f) throws Exception {
+    AtomicInteger flipped = new AtomicInteger();
+    ReadFaults.set(new ReadFaults.Hook() {
+      @Override
+      public void afterRange(DatanodeInfo source, int rangesDelivered) {
+      }
+
+      @Override
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) {
+        if (frames == 2 && flipped.getAndIncrement() == 0) {
+          frame[frame.length / 2] ^= 0x10;
+        }
+      }
+    });
+    try (DistributedFileSystem client = c.ourClient(); FSDataInputStream in = client.open(f.path())) {
+      EcRepairStripedInputStream s = (EcRepairStripedInputStream) in.getWrappedStream();
+      s.markDead(c.holder(f.path(), 0, 1));
+      int k = f.policy().getNumDataUnits();
+      byte[] got = new byte[k * CELL * ROWS];
+      in.readFully(0, got);
+      ReadForms.assertRange(f.data(), 0, got, f.name() + " with a flipped frame");
+      DegradedReadStats stats = DegradedReadStats.of(in);
+      assertTrue(flipped.get() > 0, "no frame was flipped");
+      assertEquals(1, stats.agentFallbacks(), f.name() + ": " + stats);
+      assertEquals(0, stats.agentReads(), f.name() + ": " + stats);
+      assertTrue(stats.bytesFetched() > 0, f.name() + ": " + stats);
+    } finally {
+      ReadFaults.set(null);
+    }
+  }
+
+  /** A client whose agent port offset points where no agent listens reads right by fetching. */
+  private static void unreachableAgentsFallBack(DegradedCluster c, Case f) throws Exception {
+    Configuration conf = new Configuration(c.conf);
+    conf.setInt(io.ecrepair.hdfs.task.DataNodeKeys.AGENT_PORT_OFFSET_KEY, DegradedCluster.AGENT_PORT_OFFSET + 1);
+    try (FileSystem client = FileSystem.newInstance(c.uri(), conf); FSDataInputStream in = client.open(f.path())) {
+      EcRepairStripedInputStream s = (EcRepairStripedInputStream) in.getWrappedStream();
+      s.markDead(c.holder(f.path(), 0, 1));
+      byte[] got = new byte[2 * CELL];
+      in.readFully(CELL / 2, got);
+      ReadForms.assertRange(f.data(), CELL / 2, got, f.name() + " without reachable agents");
+      DegradedReadStats stats = DegradedReadStats.of(in);
+      assertEquals(1, stats.agentFallbacks(), f.name() + ": " + stats);
+      assertEquals(0, stats.agentReads(), f.name() + ": " + stats);
+    }
+  }
+}
