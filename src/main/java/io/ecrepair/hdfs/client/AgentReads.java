@@ -62,10 +62,17 @@ final class AgentReads {
    * through it, KiB ({@value #AHEAD_KB_DEFAULT}): each request then covers more rows, and the
    * chain fills and drains less often.
    */
+  /**
+   * Bytes per slice of a chain ending at the client, KiB ({@value #SLICE_KB_DEFAULT}): a chain's
+   * last hop reaches the client only after every hop before it carried a slice, so a read waits
+   * hops x slice before its first bytes.
+   */
+  static final String SLICE_KB_KEY = "ecrepair.client.agent-reads.slice.kb";
+  static final int SLICE_KB_DEFAULT = 32;
   static final String AHEAD_KB_KEY = "ecrepair.client.agent-reads.ahead.kb";
   static final int AHEAD_KB_DEFAULT = 8192;
   private static final SecureRandom RANDOM = new SecureRandom();
-  /** Waits for the helpers' closing answers; one thread per helper of a running read, none when idle. */
+  /** Waits for the helpers' closing answers and runs reads ahead; threads come and go with the reads. */
   private static final ExecutorService WAITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
       new SynchronousQueue<>(), daemon("ec-repair-client-agent"));
 
@@ -83,7 +90,7 @@ final class AgentReads {
     this.portOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
     this.enabled = conf.getBoolean(ENABLED_KEY, ENABLED_DEFAULT) && portOffset > 0;
     this.stallMillis = client.getConf().getSocketTimeout();
-    this.sliceBytes = conf.getInt(DataNodeKeys.PIPELINE_SLICE_KB_KEY, DataNodeKeys.PIPELINE_SLICE_KB_DEFAULT) * 1024;
+    this.sliceBytes = Math.max(1, conf.getInt(SLICE_KB_KEY, SLICE_KB_DEFAULT)) * 1024;
     this.pieceBytes = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT) * 1024;
     this.costs = costs;
     this.aheadBytes = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(0, conf.getLong(AHEAD_KB_KEY, AHEAD_KB_DEFAULT)) * 1024);
@@ -127,6 +134,13 @@ final class AgentReads {
       Thread.currentThread().interrupt();
       return -1;
     }
+  }
+
+  /** {@link #rebuild} on a thread of its own; cancelling the future interrupts it, which ends the run. */
+  java.util.concurrent.Future<Long> rebuildInBackground(LocatedStripedBlock group, GroupUnits units, CodeSpec spec,
+                                                         StripedLayout layout, int lost, int firstRow, int rows,
+                                                         Sink sink) {
+    return WAITERS.submit(() -> rebuild(group, units, spec, layout, lost, firstRow, rows, sink));
   }
 
   /** The chain for a scalar code; for a vector code, the stored plan whose requestor receives least. */

@@ -73,15 +73,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   private int agentUnit = -1;
   private int agentFrom;
   private int agentTo;
-  /** Cells the agents rebuilt ahead of the reads that want them: unit aheadUnit's, rows [aheadFrom, aheadTo) of group aheadGroup. */
-  private long aheadGroup = Long.MIN_VALUE;
-  private int aheadUnit;
-  private int aheadFrom;
-  private int aheadTo;
-  private ByteBuffer aheadCells;
-  /** Rows the next agents' run asks for: doubles while reads walk through a lost unit row after row. */
-  private int ahead = 1;
-  private final int maxAheadRows;
+  private final AgentReadAhead readAhead;
   private long readersGroup = Long.MIN_VALUE;
   private ByteBuffer[] cells;
   private ByteBuffer[] rebuilt;
@@ -103,7 +95,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     this.vector = spec.subPacketization() > 1;
     this.costs = costs;
     this.agents = agents;
-    this.maxAheadRows = Math.max(1, agents.aheadBytes() / cell);
+    this.readAhead = new AgentReadAhead(agents, stats, cell, Math.max(1, agents.aheadBytes() / cell));
   }
 
   DegradedReadStats stats() {
@@ -134,10 +126,10 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     try {
       for (int attempt = 0; ; attempt++) {
         GroupUnits units = GroupUnits.of(group, policy, stream);
-        if (attempt == 0 && agents.enabled()) {
-          rebuildThroughAgents(group, units, start, end, buf, base);
-        }
         try {
+          if (attempt == 0 && agents.enabled()) {
+            rebuildThroughAgents(group, units, start, end, buf, base);
+          }
           LocatedStripedBlock g = group;
           new RowLoop(RegionCoders.best()).run((int) (start / rowCapacity), (int) (end / rowCapacity) + 1,
               new RowLoop.Rows() {
@@ -334,7 +326,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
    * rebuilds everything from the read set as before.
    */
   private void rebuildThroughAgents(LocatedStripedBlock group, GroupUnits units, long start, long end, ByteBuffer buf,
-                                    int base) {
+                                    int base) throws InterruptedException {
     int unit = -1;
     for (long c = start / cell; c <= end / cell; c++) {
       int u = (int) (c % k);
@@ -365,8 +357,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     }
     StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
     int lost = unit;
-    long groupId = group.getBlock().getBlockId();
-    if (to - from > maxAheadRows) {
+    if (to - from > readAhead.maxRows()) {
       // A read of many rows: straight into the caller's buffer.
       long t0 = System.nanoTime();
       long received = agents.rebuild(group, units, spec, layout, unit, from, to - from,
@@ -376,34 +367,15 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
         return;
       }
       stats.rebuiltByAgents(to - from, received, System.nanoTime() - t0);
-    } else if (!(groupId == aheadGroup && unit == aheadUnit && from >= aheadFrom && to <= aheadTo)) {
-      // Small reads: rows ahead too, more while the reads walk on through the unit.
-      boolean walking = groupId == aheadGroup && unit == aheadUnit && from == aheadTo;
-      ahead = walking ? Math.min(2 * ahead, maxAheadRows) : 1;
+    } else {
+      // Small reads: through the rows rebuilt ahead of them.
       int last = vector ? (int) (groupLength / rowCapacity) : layout.rowCount(groupLength);
-      int runTo = Math.min(last, Math.max(to, from + ahead));
-      if (aheadCells == null) {
-        aheadCells = ByteBuffer.allocate(maxAheadRows * cell);
-      }
-      aheadGroup = Long.MIN_VALUE;
-      int first = from;
-      ByteBuffer cells = aheadCells;
-      long t0 = System.nanoTime();
-      long received = agents.rebuild(group, units, spec, layout, unit, from, runTo - from,
-          (row, cellOffset, src, off, len) -> cells.put((row - first) * cell + cellOffset, src, off, len));
-      if (received < 0) {
-        stats.agentsFellBack();
+      ByteBuffer cells = readAhead.rows(group, units, spec, layout, unit, from, to, last);
+      if (cells == null) {
         return;
       }
-      stats.rebuiltByAgents(runTo - from, received, System.nanoTime() - t0);
-      aheadGroup = groupId;
-      aheadUnit = unit;
-      aheadFrom = from;
-      aheadTo = runTo;
-    }
-    if (to - from <= maxAheadRows) {
       for (int r = from; r < to; r++) {
-        copyWanted(r, unit, 0, aheadCells, (r - aheadFrom) * cell, cell, start, end, buf, base);
+        copyWanted(r, unit, 0, cells, (r - readAhead.firstRow()) * cell, cell, start, end, buf, base);
       }
     }
     agentUnit = unit;
@@ -634,8 +606,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     rebuilt = null;
     cachedGroup = Long.MIN_VALUE;
     cachedLost = new int[0];
-    aheadGroup = Long.MIN_VALUE;
-    aheadCells = null;
+    readAhead.release();
   }
 
   /** A unit's DataNode failed while the row was read. */

@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A Kerberos cluster (MiniKdc) whose data transfer is SASL-protected with {@code privacy}, as
  * secured production clusters run: the repair agents start, a parallel Clay repair runs through
  * them (parts, value streams and probes all over the DataNodes' own SASL handshake, encrypted)
- * and rebuilds every block byte for byte, and a degraded read through our client returns the
- * file's bytes; a request to an agent without the handshake gets no bytes. Runs in a JVM of its
+ * and rebuilds every block byte for byte, a degraded read through our client returns the
+ * file's bytes, and so does one that the agents rebuild with the client as the requestor; a request to an agent without the handshake gets no bytes. Runs in a JVM of its
  * own (Kerberos settings are process-wide in Hadoop).
  */
 class KerberosAgentsTest {
@@ -120,12 +120,25 @@ class KerberosAgentsTest {
       assertTrue(parts > 0, "the helpers' agents ran their parts");
       ProtectedAgentsTest.refusesPlainRequests(c, file);
 
-      // A degraded read: a data block's DataNode down, read through our client under privacy.
-      c.stop(c.holder(file, 0, 1));
       Configuration client = new Configuration(c.conf);
       client.set("fs.hdfs.impl", EcRepairDistributedFileSystem.class.getName());
       client.setBoolean("fs.hdfs.impl.disable.cache", true);
       byte[] expected = c.files.get(file);
+
+      // A degraded read through the agents, the client the plan's requestor: its own SASL
+      // handshake with each agent (privacy), its NameNode tokens, the agents' proofs.
+      try (FileSystem ours = FileSystem.newInstance(c.fs.getUri(), client);
+           FSDataInputStream in = ours.open(file)) {
+        ((org.apache.hadoop.hdfs.EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(file, 0, 1));
+        byte[] group = new byte[4 * 4 * CELL];
+        in.readFully(0, group);
+        assertArrayEquals(java.util.Arrays.copyOf(expected, group.length), group, "the agents' degraded read");
+        io.ecrepair.hdfs.client.DegradedReadStats stats = io.ecrepair.hdfs.client.DegradedReadStats.of(in);
+        assertTrue(stats.agentReads() == 1 && stats.agentFallbacks() == 0, "through the agents: " + stats);
+      }
+
+      // A degraded read: a data block's DataNode down, read through our client under privacy.
+      c.stop(c.holder(file, 0, 1));
       byte[] back = new byte[expected.length];
       try (FileSystem ours = FileSystem.newInstance(c.fs.getUri(), client);
            FSDataInputStream in = ours.open(file)) {
