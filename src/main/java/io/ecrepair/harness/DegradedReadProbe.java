@@ -210,6 +210,11 @@ public final class DegradedReadProbe {
       int warm = (healthy + 1) % k == lost ? (healthy + 2) % k : (healthy + 1) % k;
       read(fs, file, cells(layout, groupLength, 0, warm, Math.min(cell, 64 * 1024)), data::matches, in -> { },
           DegradedReadProbe::rxBytes);
+      if (lost >= 0) {
+        // and the degraded path too, on the first bytes of the lost block: each timed read follows one of its kind
+        read(fs, file, cells(layout, groupLength, 0, lost, Math.min(cell, 64 * 1024)), data::matches, in -> { },
+            DegradedReadProbe::rxBytes);
+      }
       out.put("healthy", json(healthy, blockSize, read(fs, file, cells(layout, groupLength, 0, healthy, blockSize),
           data::matches, in -> { }, DegradedReadProbe::rxBytes)));
       if (lost >= 0 && wholeGroup) {

@@ -95,10 +95,33 @@ public final class PlanCoordinator implements Closeable {
    * Returns the checksum the helpers' replicas are stored with (they share one).
    */
   public DataChecksum start() throws IOException {
+    // All at once: each dial and handshake waits on the network and the helper, not on the others.
+    Map<Integer, CompletableFuture<Sent>> sending = new TreeMap<>();
     for (Map.Entry<Integer, NodePart> e : parts.entrySet()) {
       if (e.getKey() != requestor) {
-        controls.put(e.getKey(), send(e.getKey(), e.getValue()));
+        sending.put(e.getKey(), CompletableFuture.supplyAsync(() -> {
+          try {
+            return send(e.getKey(), e.getValue());
+          } catch (IOException x) {
+            throw new java.io.UncheckedIOException(x);
+          }
+        }, pool));
       }
+    }
+    IOException failed = null;
+    for (Map.Entry<Integer, CompletableFuture<Sent>> e : sending.entrySet()) {
+      try {
+        controls.put(e.getKey(), e.getValue().get());
+      } catch (ExecutionException x) {
+        Throwable cause = x.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : x.getCause();
+        failed = failed != null ? failed : cause instanceof IOException io ? io : new IOException(cause);
+      } catch (InterruptedException x) {
+        Thread.currentThread().interrupt();
+        failed = failed != null ? failed : new java.io.InterruptedIOException("interrupted sending the parts of " + name);
+      }
+    }
+    if (failed != null) {
+      throw failed; // close() ends the connections that were made
     }
     DataChecksum stored = null;
     for (Map.Entry<Integer, Sent> c : controls.entrySet()) {

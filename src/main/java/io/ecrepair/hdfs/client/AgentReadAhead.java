@@ -10,10 +10,10 @@ import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 /**
  * A stream's cells of a lost unit that the repair agents rebuilt ahead of small reads walking
  * through it ({@link AgentReads}): each request to the agents covers more rows than the read
- * wants (doubling while the reads go on row after row, up to a limit), and while the reader
- * consumes one window the next is already on its way, so the agents' setup and the chain's
- * filling hide behind the reads. A read elsewhere cancels the window on its way. At most two
- * windows are held: the current one and the next.
+ * wants (doubling while the reads go on row after row, up to a limit), and while one window is
+ * on its way to the client the next is requested too, so the agents' setup and the chain's
+ * filling hide behind the transfer. A read elsewhere cancels the window on its way. At most
+ * two windows are held: the current one and the next.
  */
 final class AgentReadAhead {
   /** Rows [from, to) of unit {@code unit} of group {@code group}, rebuilt (or on their way) into {@code cells}. */
@@ -76,34 +76,34 @@ final class AgentReadAhead {
     if (walking && next != null && next.of(id, unit) && next.from == from && to <= next.to) {
       w = next;
       next = null;
-      if (!arrived(w)) {
-        w = null;
-      }
     }
     cancelNext();
     current = null;
     if (w == null) {
-      w = new Window(id, unit, from, Math.min(last, Math.max(to, from + ahead)), cell);
-      ByteBuffer cells = w.cells;
-      int first = from;
-      long received = agents.rebuild(group, units, spec, layout, unit, from, w.to - from,
-          (row, cellOffset, src, off, len) -> cells.put((row - first) * cell + cellOffset, src, off, len));
-      if (received < 0) {
-        stats.agentsFellBack();
-        return null;
-      }
-      stats.rebuiltByAgents(w.to - w.from, received, System.nanoTime() - w.startNanos);
+      w = start(group, units, spec, layout, unit, from, Math.min(last, Math.max(to, from + ahead)));
+    }
+    if (walking && w.to < last) {
+      // The window after it goes out before this one is awaited: its setup and its chain's filling
+      // overlap this one's transfer, so the client's link never waits for a request.
+      next = start(group, units, spec, layout, unit, w.to, Math.min(last, w.to + ahead));
+    }
+    if (!arrived(w)) {
+      cancelNext();
+      stats.agentsFellBack();
+      return null;
     }
     current = w;
-    if (walking && w.to < last) {
-      Window n = new Window(id, unit, w.to, Math.min(last, w.to + ahead), cell);
-      ByteBuffer cells = n.cells;
-      int first = n.from;
-      n.received = agents.rebuildInBackground(group, units, spec, layout, unit, n.from, n.to - n.from,
-          (row, cellOffset, src, off, len) -> cells.put((row - first) * cell + cellOffset, src, off, len));
-      next = n;
-    }
     return w.cells;
+  }
+
+  /** Starts rebuilding rows [from, to) in the background. */
+  private Window start(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, StripedLayout layout, int unit,
+                       int from, int to) {
+    Window w = new Window(group.getBlock().getBlockId(), unit, from, to, cell);
+    ByteBuffer cells = w.cells;
+    w.received = agents.rebuildInBackground(group, units, spec, layout, unit, from, to - from,
+        (row, cellOffset, src, off, len) -> cells.put((row - from) * cell + cellOffset, src, off, len));
+    return w;
   }
 
   /** The first row of the buffer {@link #rows} returned last. */
@@ -114,7 +114,14 @@ final class AgentReadAhead {
   /** Waits for a window on its way; whether it arrived whole (counted then). */
   private boolean arrived(Window w) throws InterruptedException {
     try {
-      long received = w.received.get();
+      long received;
+      try {
+        received = w.received.get();
+      } catch (InterruptedException e) {
+        w.received.cancel(true);
+        cancelNext();
+        throw e;
+      }
       if (received < 0) {
         return false;
       }

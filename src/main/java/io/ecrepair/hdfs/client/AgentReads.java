@@ -68,7 +68,7 @@ final class AgentReads {
    * hops x slice before its first bytes.
    */
   static final String SLICE_KB_KEY = "ecrepair.client.agent-reads.slice.kb";
-  static final int SLICE_KB_DEFAULT = 32;
+  static final int SLICE_KB_DEFAULT = 128;
   static final String AHEAD_KB_KEY = "ecrepair.client.agent-reads.ahead.kb";
   static final int AHEAD_KB_DEFAULT = 8192;
   private static final SecureRandom RANDOM = new SecureRandom();

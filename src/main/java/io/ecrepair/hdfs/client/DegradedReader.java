@@ -121,74 +121,79 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     long t0 = System.nanoTime();
     int base = buf.position();
     int total = (int) (end - start + 1);
-    boolean refetched = false;
-    IOException lastFailure = null;
     try {
-      for (int attempt = 0; ; attempt++) {
-        GroupUnits units = GroupUnits.of(group, policy, stream);
-        try {
-          if (attempt == 0 && agents.enabled()) {
-            rebuildThroughAgents(group, units, start, end, buf, base);
-          }
-          LocatedStripedBlock g = group;
-          new RowLoop(RegionCoders.best()).run((int) (start / rowCapacity), (int) (end / rowCapacity) + 1,
-              new RowLoop.Rows() {
-                @Override
-                public RowLoop.Step gather(int r) throws IOException {
-                  return gatherRow(g, units, r, start, end);
-                }
-
-                @Override
-                public void rebuilt(int r, RowLoop.Step step) {
-                  deliverRow(g, units, r, start, end, buf, base, step);
-                }
-              });
-          break;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("interrupted while reading " + stream.path());
-        } catch (HelperFailure f) {
-          stats.helperFailed();
-          closeReader(f.key);
-          lastFailure = f.cause;
-          if (!refetched && EcRepairStripedInputStream.tokenExpired(f.cause, ClientConnector.address(stream.client(),
-              f.node))) {
-            group = stream.refetchGroup(group.getStartOffset());
-            refetched = true;
-            continue;
-          }
-          LOG.warn("ec-repair: reading internal block {} of {} from {} failed ({}); going on without that DataNode",
-              f.unit, stream.path(), f.node, f.cause.toString());
-          if (ChecksumFailures.in(f.cause)) {
-            reportCorrupt(units.located(f.unit), f.node);
-          }
-          stream.markDead(f.node);
-          if (attempt > 2 * n) {
-            throw f.cause;
-          }
-        } catch (UndecodableException e) {
-          if (!refetched) {
-            // The NameNode may know more (a rebuilt block, a restarted DataNode).
-            group = stream.refetchGroup(group.getStartOffset());
-            refetched = true;
-            continue;
-          }
-          BlockMissingException missing = new BlockMissingException(stream.path(), "ec-repair: cannot read bytes ["
-              + start + ", " + end + "] of block group " + group.getBlock() + " of " + stream.path() + " ("
-              + policy.getName() + "): internal blocks " + Arrays.toString(units.lostUnits())
-              + " are unavailable and the rest cannot rebuild them (" + e.getMessage() + ")",
-              group.getStartOffset() + start);
-          if (lastFailure != null) {
-            missing.addSuppressed(lastFailure);
-          }
-          throw missing;
-        }
-      }
+      readRows(group, start, end, buf, base);
     } finally {
       agentUnit = -1;
     }
     buf.position(base + total);
     stats.returned(total, System.nanoTime() - t0);
+  }
+
+  /** Reads [start, end] into buf at base: the agents first, then the row loop, again without DataNodes that failed. */
+  private void readRows(LocatedStripedBlock group, long start, long end, ByteBuffer buf, int base) throws IOException {
+    boolean refetched = false;
+    IOException lastFailure = null;
+    for (int attempt = 0; ; attempt++) {
+      GroupUnits units = GroupUnits.of(group, policy, stream);
+      try {
+        if (attempt == 0 && agents.enabled()) {
+          rebuildThroughAgents(group, units, start, end, buf, base);
+        }
+        LocatedStripedBlock g = group;
+        new RowLoop(RegionCoders.best()).run((int) (start / rowCapacity), (int) (end / rowCapacity) + 1,
+            new RowLoop.Rows() {
+              @Override
+              public RowLoop.Step gather(int r) throws IOException {
+                return gatherRow(g, units, r, start, end);
+              }
+
+              @Override
+              public void rebuilt(int r, RowLoop.Step step) {
+                deliverRow(g, units, r, start, end, buf, base, step);
+              }
+            });
+        break;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while reading " + stream.path());
+      } catch (HelperFailure f) {
+        stats.helperFailed();
+        closeReader(f.key);
+        lastFailure = f.cause;
+        if (!refetched && EcRepairStripedInputStream.tokenExpired(f.cause, ClientConnector.address(stream.client(),
+            f.node))) {
+          group = stream.refetchGroup(group.getStartOffset());
+          refetched = true;
+          continue;
+        }
+        LOG.warn("ec-repair: reading internal block {} of {} from {} failed ({}); going on without that DataNode",
+            f.unit, stream.path(), f.node, f.cause.toString());
+        if (ChecksumFailures.in(f.cause)) {
+          reportCorrupt(units.located(f.unit), f.node);
+        }
+        stream.markDead(f.node);
+        if (attempt > 2 * n) {
+          throw f.cause;
+        }
+      } catch (UndecodableException e) {
+        if (!refetched) {
+          // The NameNode may know more (a rebuilt block, a restarted DataNode).
+          group = stream.refetchGroup(group.getStartOffset());
+          refetched = true;
+          continue;
+        }
+        BlockMissingException missing = new BlockMissingException(stream.path(), "ec-repair: cannot read bytes ["
+            + start + ", " + end + "] of block group " + group.getBlock() + " of " + stream.path() + " ("
+            + policy.getName() + "): internal blocks " + Arrays.toString(units.lostUnits())
+            + " are unavailable and the rest cannot rebuild them (" + e.getMessage() + ")",
+            group.getStartOffset() + start);
+        if (lastFailure != null) {
+          missing.addSuppressed(lastFailure);
+        }
+        throw missing;
+      }
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.agent.ReadFaults;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -61,7 +62,8 @@ class AgentDegradedReadTest {
         wholeLostBlockThroughTheAgents(c, f);
         twoLostUnitsFetchTheReadSet(c, f);
       }
-      flippedFrameIsNeverDelivered(c, cases.get(2));
+      flippedFrameIsNeverDelivered(c, cases.get(2), false);
+      flippedFrameIsNeverDelivered(c, cases.get(1), true);
       unreachableAgentsFallBack(c, cases.get(0));
 
       // A DataNode really down: every read form of every file, right bytes.
@@ -162,10 +164,11 @@ class AgentDegradedReadTest {
   }
 
   /**
-   * A byte flipped in a frame after its checksum was computed, on its way to the client: the
-   * client's check fails the agents' run, nothing of it is kept, and the read fetches the read set.
+   * A byte flipped in a frame after its checksum was computed, on its way to the client, or
+   * ({@code breakOff}) a helper whose part fails in the middle of the read: the agents' run
+   * fails, nothing of it is kept, and the read fetches the read set.
    */
-  private static void flippedFrameIsNeverDelivered(DegradedCluster c, Case f) throws Exception {
+  private static void flippedFrameIsNeverDelivered(DegradedCluster c, Case f, boolean breakOff) throws Exception {
     AtomicInteger flipped = new AtomicInteger();
     ReadFaults.set(new ReadFaults.Hook() {
       @Override
@@ -173,8 +176,11 @@ class AgentDegradedReadTest {
       }
 
       @Override
-      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) {
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
         if (frames == 2 && flipped.getAndIncrement() == 0) {
+          if (breakOff) {
+            throw new IOException("injected: the helper breaks off");
+          }
           frame[frame.length / 2] ^= 0x10;
         }
       }
@@ -185,7 +191,7 @@ class AgentDegradedReadTest {
       int k = f.policy().getNumDataUnits();
       byte[] got = new byte[k * CELL * ROWS];
       in.readFully(0, got);
-      ReadForms.assertRange(f.data(), 0, got, f.name() + " with a flipped frame");
+      ReadForms.assertRange(f.data(), 0, got, f.name() + (breakOff ? " with a helper breaking off" : " with a flipped frame"));
       DegradedReadStats stats = DegradedReadStats.of(in);
       assertTrue(flipped.get() > 0, "no frame was flipped");
       assertEquals(1, stats.agentFallbacks(), f.name() + ": " + stats);
