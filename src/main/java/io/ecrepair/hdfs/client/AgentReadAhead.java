@@ -41,15 +41,19 @@ final class AgentReadAhead {
 
   private final AgentReads agents;
   private final DegradedReadStats stats;
+  /** Counts the bytes a window brought where HDFS's read statistics count a stream's bytes. */
+  private final java.util.function.LongConsumer received;
   private final int cell;
   private final int maxRows;
   private Window current;
   private Window next;
   private int ahead = 1;
 
-  AgentReadAhead(AgentReads agents, DegradedReadStats stats, int cell, int maxRows) {
+  AgentReadAhead(AgentReads agents, DegradedReadStats stats, java.util.function.LongConsumer received, int cell,
+                 int maxRows) {
     this.agents = agents;
     this.stats = stats;
+    this.received = received;
     this.cell = cell;
     this.maxRows = maxRows;
   }
@@ -126,6 +130,7 @@ final class AgentReadAhead {
         return false;
       }
       stats.rebuiltByAgents(w.to - w.from, received, System.nanoTime() - w.startNanos);
+      this.received.accept(received);
       return true;
     } catch (ExecutionException e) {
       return false;

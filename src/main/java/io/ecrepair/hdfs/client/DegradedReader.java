@@ -74,6 +74,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   private int agentFrom;
   private int agentTo;
   private final AgentReadAhead readAhead;
+  /** The network distance the agents' bytes of the current read are counted at. */
+  private int agentsDistance;
   private long readersGroup = Long.MIN_VALUE;
   private ByteBuffer[] cells;
   private ByteBuffer[] rebuilt;
@@ -95,7 +97,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     this.vector = spec.subPacketization() > 1;
     this.costs = costs;
     this.agents = agents;
-    this.readAhead = new AgentReadAhead(agents, stats, cell, Math.max(1, agents.aheadBytes() / cell));
+    this.readAhead = new AgentReadAhead(agents, stats, this::countAgentBytes, cell,
+        Math.max(1, agents.aheadBytes() / cell));
   }
 
   DegradedReadStats stats() {
@@ -361,6 +364,10 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       return;
     }
     StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
+    agentsDistance = 0;
+    for (int u : units.available()) {
+      agentsDistance = Math.max(agentsDistance, distance(units.node(u)));
+    }
     int lost = unit;
     if (to - from > readAhead.maxRows()) {
       // A read of many rows: straight into the caller's buffer.
@@ -372,6 +379,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
         return;
       }
       stats.rebuiltByAgents(to - from, received, System.nanoTime() - t0);
+      countAgentBytes(received);
     } else {
       // Small reads: through the rows rebuilt ahead of them.
       int last = vector ? (int) (groupLength / rowCapacity) : layout.rowCount(groupLength);
@@ -400,6 +408,15 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     if (lo < hi) {
       buf.put(base + (int) (lo - start), src, off + (int) (lo - pos), (int) (hi - lo));
     }
+  }
+
+  /**
+   * Counts what the agents sent in HDFS's read statistics, as fetched bytes are counted, at the
+   * network distance of the group's farthest readable DataNode (the values come from helpers
+   * across the group).
+   */
+  private void countAgentBytes(long bytes) {
+    stream.countRead((int) Math.min(Integer.MAX_VALUE, bytes), agentsDistance);
   }
 
   /** Whether [start, end] wants bytes of unit u's cell of row r. */

@@ -130,6 +130,9 @@ class AgentDegradedReadTest {
       assertTrue(stats.bytesFromAgents() <= 1.1 * ROWS * CELL, f.name() + ": the client received "
           + stats.bytesFromAgents() + " bytes for " + ROWS * CELL + " lost");
       assertTrue(stats.bytesFromAgents() >= ROWS * CELL, f.name() + ": " + stats);
+      assertEquals(stats.bytesFromAgents(),
+          ((org.apache.hadoop.hdfs.client.HdfsDataInputStream) in).getReadStatistics().getTotalBytesRead(),
+          f.name() + ": HDFS's read statistics count the agents' bytes");
     }
     // One pread across the whole group: one request for every row of the lost unit, through the
     // read-ahead buffer, and straight into the caller's buffer when the rows do not fit in it.
