@@ -26,8 +26,6 @@ import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.hdfs.util.StripedBlockUtil;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs a colored repair plan across the helpers' repair agents (ParaRC's parallel repair, a
@@ -39,7 +37,6 @@ import org.slf4j.LoggerFactory;
  * frame ends the run: the rows written stay written and the caller finishes the rest centrally.
  */
 final class ParallelRepair {
-  private static final Logger LOG = LoggerFactory.getLogger(ParallelRepair.class);
 
   /**
    * Rows written, their bytes, per plan node {bytes received, bytes sent, bytes read from its
