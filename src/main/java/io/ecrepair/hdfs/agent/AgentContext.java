@@ -37,6 +37,9 @@ public interface AgentContext {
   /** The receive buffer of a helper connection, bytes; 0 = autotuned. */
   int helperReceiveBufferBytes();
 
+  /** Parts of clients' degraded reads the agent runs at once; one more is refused. */
+  int clientPartsLimit();
+
   /** Where {@code helper}'s repair agent listens. */
   InetSocketAddress agentAddress(DatanodeInfo helper);
 

@@ -157,7 +157,8 @@ public final class PlanCoordinator implements Closeable {
       peers.put(g.peer(), peer(g.peer()));
     }
     PlanPartRequest req = new PlanPartRequest(hi, lo, h.block(), h.token(), h.readLimit(), cellSize,
-        geometry.subchunkBytes(), geometry.firstRow(), geometry.rows(), geometry.pieceBytes(), part, peers);
+        geometry.subchunkBytes(), geometry.firstRow(), geometry.rows(), geometry.pieceBytes(), part, peers,
+        requestorAgent == null);
     AgentChannels.Channel c = null;
     try {
       c = h.dialer().dial(h.agent(), connectTimeoutMs, (int) stallMillis, 0);

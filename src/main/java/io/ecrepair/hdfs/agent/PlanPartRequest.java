@@ -25,10 +25,11 @@ import org.apache.hadoop.security.token.Token;
  *     block's length, and within the rows asked for
  * @param firstRow the first cell row of the block to run; {@code rows} full rows follow
  * @param pieceBytes bytes of each sub-chunk per slice (the last piece of a sub-chunk may be shorter)
+ * @param forClient whether the repair is a client's degraded read (its agents limit those)
  */
 public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Token<BlockTokenIdentifier> token,
                        long readLimit, int cellSize, int subchunkBytes, int firstRow, int rows, int pieceBytes,
-                       NodePart part, Map<Integer, Peer> peers) {
+                       NodePart part, Map<Integer, Peer> peers, boolean forClient) {
   static final int MAGIC = 0x45435050; // "ECPP"
   /** A load probe instead of a request: the agent answers with the bytes its parts still expect to receive. */
   static final int LOAD_PROBE = 0x4543504c; // "ECPL"
@@ -152,6 +153,7 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
       out.writeUTF(p.getValue().host());
       out.writeInt(p.getValue().port());
     }
+    out.writeBoolean(forClient);
   }
 
   /** Reads a request whose magic number was read; anything malformed or out of bounds is an IOException. */
@@ -214,9 +216,11 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
       int p = bounded(in.readInt(), MAX_NODES, "peer");
       peers.put(p, new Peer(in.readUTF(), bounded(in.readInt(), 65536, "port")));
     }
+    boolean forClient = in.readBoolean();
     try {
       NodePart part = new NodePart(node, alpha, leaves, inbound, outbound, steps, results);
-      return new PlanPartRequest(hi, lo, block, token, readLimit, cell, sub, firstRow, rows, piece, part, peers);
+      return new PlanPartRequest(hi, lo, block, token, readLimit, cell, sub, firstRow, rows, piece, part, peers,
+          forClient);
     } catch (IllegalArgumentException e) {
       throw new IOException("bad plan part: " + e.getMessage(), e);
     }

@@ -51,6 +51,8 @@ public final class RepairAgent implements Closeable {
   private final PlanParticipant participant;
   private final LongAdder partsServed = new LongAdder();
   private final AtomicInteger serving = new AtomicInteger();
+  private final java.util.concurrent.Semaphore clientParts;
+  private final LongAdder clientPartsRefused = new LongAdder();
   private volatile boolean closed;
   private Thread acceptor;
 
@@ -59,6 +61,7 @@ public final class RepairAgent implements Closeable {
     this.server = server;
     this.ranges = new LocalRangeServer(ctx.datanode());
     this.participant = new PlanParticipant(ctx, ranges, ctx.inbound());
+    this.clientParts = new java.util.concurrent.Semaphore(ctx.clientPartsLimit());
     AtomicInteger threads = new AtomicInteger();
     this.handlers = new ThreadPoolExecutor(0, MAX_CONNECTIONS, HANDLER_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
         new SynchronousQueue<>(), r -> {
@@ -116,6 +119,26 @@ public final class RepairAgent implements Closeable {
 
   public long rangeRequestsServed() {
     return rangeRequestsServed.sum();
+  }
+
+  /** Parts of clients' reads refused at the limit ({@code ecrepair.datanode.agent.client-parts}). */
+  public long clientPartsRefused() {
+    return clientPartsRefused.sum();
+  }
+
+  /**
+   * Whether a part is a client's degraded read: its request says so, or, with block tokens, its
+   * token was issued to another user than this DataNode's own (DataNodes mint theirs as
+   * themselves, so a client's request cannot pass for a DataNode's by leaving the flag out).
+   */
+  static boolean forClient(PlanPartRequest req, DataNode datanode) throws IOException {
+    if (req.forClient() || !EcRepairDataNodeAccess.blockTokensEnforced(datanode)) {
+      return req.forClient();
+    }
+    BlockTokenIdentifier id = new BlockTokenIdentifier();
+    id.readFields(new DataInputStream(new java.io.ByteArrayInputStream(req.token().getIdentifier())));
+    String own = org.apache.hadoop.security.UserGroupInformation.getLoginUser().getShortUserName();
+    return id.getUserId() != null && !id.getUserId().equals(own);
   }
 
   /** Connections being served right now. */
@@ -194,7 +217,22 @@ public final class RepairAgent implements Closeable {
         out.flush();
         return;
       }
-      participant.serve(partReq, s, in, out);
+      boolean client = forClient(partReq, ctx.datanode());
+      if (client && !clientParts.tryAcquire()) {
+        clientPartsRefused.increment();
+        out.writeInt(PlanPartRequest.ERROR);
+        out.writeUTF("this repair agent runs " + ctx.clientPartsLimit() + " parts of clients' reads at once; "
+            + "fetch the read set instead");
+        out.flush();
+        return;
+      }
+      try {
+        participant.serve(partReq, s, in, out);
+      } finally {
+        if (client) {
+          clientParts.release();
+        }
+      }
       partsServed.increment();
     } catch (IOException e) {
       LOG.debug("ec-repair: repair agent connection from {} ended: {}", s.getRemoteSocketAddress(), e.toString());

@@ -11,6 +11,7 @@ import io.ecrepair.hdfs.RepairChains;
 import io.ecrepair.hdfs.agent.AgentChannels;
 import io.ecrepair.hdfs.agent.AgentProof;
 import io.ecrepair.hdfs.agent.PlanCoordinator;
+import io.ecrepair.hdfs.agent.PlanPartRequest;
 import io.ecrepair.hdfs.agent.PlanSession;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.layout.StripedLayout;
@@ -90,7 +91,7 @@ final class AgentReads {
     this.portOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
     this.enabled = conf.getBoolean(ENABLED_KEY, ENABLED_DEFAULT) && portOffset > 0;
     this.stallMillis = client.getConf().getSocketTimeout();
-    this.sliceBytes = Math.max(1, conf.getInt(SLICE_KB_KEY, SLICE_KB_DEFAULT)) * 1024;
+    this.sliceBytes = Math.min(PlanPartRequest.MAX_PIECE, Math.max(1, conf.getInt(SLICE_KB_KEY, SLICE_KB_DEFAULT)) * 1024);
     this.pieceBytes = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT) * 1024;
     this.costs = costs;
     this.aheadBytes = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(0, conf.getLong(AHEAD_KB_KEY, AHEAD_KB_DEFAULT)) * 1024);

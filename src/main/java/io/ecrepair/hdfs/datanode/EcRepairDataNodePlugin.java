@@ -123,6 +123,12 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     return p == null || p.agent == null ? 0 : p.agent.partsServed();
   }
 
+  /** Parts of clients' degraded reads this DataNode's agent refused at its limit. */
+  public static long clientPartsRefused(DataNode dn) {
+    EcRepairDataNodePlugin p = ACTIVE.get(dn);
+    return p == null || p.agent == null ? 0 : p.agent.clientPartsRefused();
+  }
+
   /** Distributed repairs this DataNode takes part in right now, as coordinator or helper. */
   public static int sessions(DataNode dn) {
     EcRepairDataNodePlugin p = ACTIVE.get(dn);

@@ -73,4 +73,13 @@ public final class DataNodeKeys {
    */
   public static final String PLAN_PIECE_KB_KEY = "ecrepair.datanode.plan.piece.kb";
   public static final int PLAN_PIECE_KB_DEFAULT = 4;
+  /**
+   * Parts of clients' degraded reads an agent runs at once (default 16; 0 serves clients none):
+   * one more is refused and that client fetches its read set through HDFS instead, so readers
+   * cannot crowd out the reconstructions the agent takes part in, which are never limited here.
+   * A part is a client's when its request says so, or, with block tokens, when its token was
+   * issued to another user than the DataNode's own (a client cannot pass for a DataNode).
+   */
+  public static final String AGENT_CLIENT_PARTS_KEY = "ecrepair.datanode.agent.client-parts";
+  public static final int AGENT_CLIENT_PARTS_DEFAULT = 16;
 }

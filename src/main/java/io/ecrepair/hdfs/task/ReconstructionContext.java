@@ -48,6 +48,7 @@ public final class ReconstructionContext implements AgentContext {
   private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
   private final boolean parallel;
   private final int planPieceBytes;
+  private final int clientParts;
 
   public ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
@@ -83,6 +84,10 @@ public final class ReconstructionContext implements AgentContext {
           + " must be 0 (the system's autotuning) or 1..1048576 KiB, not " + receiveKb);
     }
     this.helperReceiveBufferBytes = receiveKb * 1024;
+    this.clientParts = conf.getInt(DataNodeKeys.AGENT_CLIENT_PARTS_KEY, DataNodeKeys.AGENT_CLIENT_PARTS_DEFAULT);
+    if (clientParts < 0) {
+      throw new IllegalArgumentException(DataNodeKeys.AGENT_CLIENT_PARTS_KEY + " must be >= 0, not " + clientParts);
+    }
     this.parallel = conf.getBoolean(DataNodeKeys.PARALLEL_KEY, true);
     int pieceKb = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT);
     if (pieceKb < 1 || pieceKb > PlanPartRequest.MAX_PIECE / 1024) {
@@ -204,6 +209,12 @@ public final class ReconstructionContext implements AgentContext {
   @Override
   public int helperReceiveBufferBytes() {
     return helperReceiveBufferBytes;
+  }
+
+  /** {@code ecrepair.datanode.agent.client-parts}: parts of clients' degraded reads the agent runs at once. */
+  @Override
+  public int clientPartsLimit() {
+    return clientParts;
   }
 
   /** Where {@code helper}'s repair agent listens: its address as DataNodes reach it, transfer port plus the offset. */

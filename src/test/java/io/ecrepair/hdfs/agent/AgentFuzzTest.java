@@ -207,7 +207,7 @@ class AgentFuzzTest {
     part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", agent.getPort())));
     int sub = CELL / spec.subPacketization();
     PlanPartRequest req = new PlanPartRequest(1, 2, internal.getBlock(), internal.getBlockToken(),
-        internal.getBlockSize(), CELL, sub, 0, 4, sub, part, peers);
+        internal.getBlockSize(), CELL, sub, 0, 4, sub, part, peers, false);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     req.write(new DataOutputStream(bytes));
     challenge(internal, bytes);

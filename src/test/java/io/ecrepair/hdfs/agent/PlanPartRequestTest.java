@@ -21,7 +21,7 @@ class PlanPartRequestTest {
     part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", 1000 + g.peer())));
     PlanPartRequest req = new PlanPartRequest(1, 2, block, new org.apache.hadoop.security.token.Token<>(), 3L << 18,
         256 * 1024,
-        1024, 0, 4, 512, part, peers);
+        1024, 0, 4, 512, part, peers, true);
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     req.write(new java.io.DataOutputStream(bytes));
     java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()));
@@ -33,6 +33,7 @@ class PlanPartRequestTest {
     assertArrayEquals(part.leafSubchunks(), back.part().leafSubchunks());
     assertEquals(peers, back.peers());
     assertEquals(3L << 18, back.readLimit());
+    assertEquals(true, back.forClient());
     // Truncated anywhere: an IOException, never another error.
     byte[] all = bytes.toByteArray();
     for (int cut = 4; cut < all.length; cut += Math.max(1, all.length / 200)) {

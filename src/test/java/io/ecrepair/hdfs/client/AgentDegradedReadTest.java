@@ -106,6 +106,35 @@ class AgentDegradedReadTest {
   }
 
   /**
+   * Agents that serve clients no parts ({@code ecrepair.datanode.agent.client-parts=0}) refuse
+   * the client's request; it reads right by fetching the read set.
+   */
+  @Test
+  void agentsAtTheirClientLimitSendTheClientToTheReadSet() throws Exception {
+    Configuration none = new Configuration(false);
+    none.setInt(io.ecrepair.hdfs.task.DataNodeKeys.AGENT_CLIENT_PARTS_KEY, 0);
+    try (DegradedCluster c = new DegradedCluster(tmp.resolve("dfs").toFile(), 8, none)) {
+      ErasureCodingPolicy policy = c.policy("lrc-l2", 4, 3, CELL);
+      Path file = new Path("/limit/f");
+      byte[] data = c.write(file, policy, 4 * CELL * ROWS, (long) ROWS * CELL, 9);
+      try (DistributedFileSystem client = c.ourClient(); FSDataInputStream in = client.open(file)) {
+        ((EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(file, 0, 1));
+        byte[] got = new byte[4 * CELL * ROWS];
+        in.readFully(0, got);
+        ReadForms.assertRange(data, 0, got, "with the agents at their client limit");
+        DegradedReadStats stats = DegradedReadStats.of(in);
+        assertEquals(1, stats.agentFallbacks(), String.valueOf(stats));
+        assertEquals(0, stats.agentReads(), String.valueOf(stats));
+      }
+      long refused = 0;
+      for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : c.cluster.getDataNodes()) {
+        refused += io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin.clientPartsRefused(dn);
+      }
+      assertTrue(refused > 0, "no agent refused a client's part");
+    }
+  }
+
+  /**
    * A stream that cannot read unit 1 of group 0 reads that unit's cells of the group's rows: the
    * agents rebuild them (one request), the bytes are right, the client received at most 1.1
    * blocks for the block and fetched nothing from the helpers itself.
