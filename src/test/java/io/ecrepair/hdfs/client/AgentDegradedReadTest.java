@@ -62,6 +62,7 @@ class AgentDegradedReadTest {
         wholeLostBlockThroughTheAgents(c, f);
         twoLostUnitsFetchTheReadSet(c, f);
       }
+      concurrentReaders(c, cases);
       flippedFrameIsNeverDelivered(c, cases.get(2), false);
       flippedFrameIsNeverDelivered(c, cases.get(1), true);
       unreachableAgentsFallBack(c, cases.get(0));
@@ -179,6 +180,40 @@ class AgentDegradedReadTest {
         assertEquals(1, stats.agentReads(), f.name() + ": " + stats);
         assertEquals(ROWS, stats.rowsRebuilt(), f.name() + ": " + stats);
       }
+    }
+  }
+
+  /**
+   * Eight readers at once, two on each file, each on its own stream that cannot read unit 1 of
+   * group 0, walking through that unit's cells: every byte right, every read through the agents.
+   */
+  private static void concurrentReaders(DegradedCluster c, List<Case> cases) throws Exception {
+    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      List<java.util.concurrent.Future<Long>> readers = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        Case f = cases.get(i % cases.size());
+        readers.add(threads.submit(() -> {
+          int k = f.policy().getNumDataUnits();
+          try (DistributedFileSystem client = c.ourClient(); FSDataInputStream in = client.open(f.path())) {
+            ((EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(f.path(), 0, 1));
+            for (int row = 0; row < ROWS; row++) {
+              long at = ((long) row * k + 1) * CELL;
+              byte[] got = new byte[CELL];
+              in.readFully(at, got);
+              ReadForms.assertRange(f.data(), (int) at, got, f.name() + " concurrent reader, row " + row);
+            }
+            DegradedReadStats stats = DegradedReadStats.of(in);
+            assertEquals(0, stats.agentFallbacks(), f.name() + ": " + stats);
+            return stats.rowsRebuilt();
+          }
+        }));
+      }
+      for (java.util.concurrent.Future<Long> r : readers) {
+        assertEquals(ROWS, r.get());
+      }
+    } finally {
+      threads.shutdownNow();
     }
   }
 
