@@ -70,6 +70,12 @@ final class AgentReads {
    */
   static final String SLICE_KB_KEY = "ecrepair.client.agent-reads.slice.kb";
   static final int SLICE_KB_DEFAULT = 128;
+  /**
+   * Milliseconds the agents may send a read nothing before the client gives up on them and
+   * fetches the read set itself ({@value #STALL_MS_DEFAULT}; at most the client's socket timeout).
+   */
+  static final String STALL_MS_KEY = "ecrepair.client.agent-reads.stall.ms";
+  static final long STALL_MS_DEFAULT = 10_000;
   static final String AHEAD_KB_KEY = "ecrepair.client.agent-reads.ahead.kb";
   static final int AHEAD_KB_DEFAULT = 8192;
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -90,7 +96,8 @@ final class AgentReads {
     this.client = client;
     this.portOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
     this.enabled = conf.getBoolean(ENABLED_KEY, ENABLED_DEFAULT) && portOffset > 0;
-    this.stallMillis = client.getConf().getSocketTimeout();
+    this.stallMillis = Math.max(1, Math.min(client.getConf().getSocketTimeout(),
+        conf.getLong(STALL_MS_KEY, STALL_MS_DEFAULT)));
     this.sliceBytes = Math.min(PlanPartRequest.MAX_PIECE, Math.max(1, conf.getInt(SLICE_KB_KEY, SLICE_KB_DEFAULT)) * 1024);
     this.pieceBytes = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT) * 1024;
     this.costs = costs;

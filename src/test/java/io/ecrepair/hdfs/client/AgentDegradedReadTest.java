@@ -66,6 +66,7 @@ class AgentDegradedReadTest {
       flippedFrameIsNeverDelivered(c, cases.get(2), false);
       flippedFrameIsNeverDelivered(c, cases.get(1), true);
       unreachableAgentsFallBack(c, cases.get(0));
+      stalledHelperFallsBack(c, cases.get(3));
 
       // A DataNode really down: every read form of every file, right bytes.
       DatanodeInfo victim = c.holder(cases.get(2).path(), 0, 1);
@@ -264,6 +265,46 @@ class AgentDegradedReadTest {
       assertEquals(1, stats.agentFallbacks(), f.name() + ": " + stats);
       assertEquals(0, stats.agentReads(), f.name() + ": " + stats);
       assertTrue(stats.bytesFetched() > 0, f.name() + ": " + stats);
+    } finally {
+      ReadFaults.set(null);
+    }
+  }
+
+  /**
+   * A helper that goes silent in the middle of a read (its part waits 4 s before a frame): the
+   * client gives up on the agents after its stall limit (1.5 s here) instead of waiting it out,
+   * and reads right by fetching.
+   */
+  private static void stalledHelperFallsBack(DegradedCluster c, Case f) throws Exception {
+    AtomicInteger stalled = new AtomicInteger();
+    ReadFaults.set(new ReadFaults.Hook() {
+      @Override
+      public void afterRange(DatanodeInfo source, int rangesDelivered) {
+      }
+
+      @Override
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+        if (frames == 2 && stalled.getAndIncrement() == 0) {
+          try {
+            Thread.sleep(4000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+    });
+    Configuration conf = new Configuration(c.conf);
+    conf.setLong(AgentReads.STALL_MS_KEY, 1500);
+    try (FileSystem client = FileSystem.newInstance(c.uri(), conf); FSDataInputStream in = client.open(f.path())) {
+      ((EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(f.path(), 0, 1));
+      int k = f.policy().getNumDataUnits();
+      byte[] got = new byte[k * CELL * ROWS];
+      in.readFully(0, got);
+      ReadForms.assertRange(f.data(), 0, got, f.name() + " with a stalled helper");
+      DegradedReadStats stats = DegradedReadStats.of(in);
+      assertTrue(stalled.get() > 0, "no helper stalled");
+      // Had the client waited the helper out, the agents would have finished the read.
+      assertEquals(1, stats.agentFallbacks(), f.name() + ": " + stats);
     } finally {
       ReadFaults.set(null);
     }
