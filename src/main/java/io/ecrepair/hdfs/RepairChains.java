@@ -79,11 +79,11 @@ public final class RepairChains {
     return chain(spec, lost, available, path, helpers, sliceBytes, requestorRack);
   }
 
-  /** The hops of a chain from this class that cross racks (each carries one block). */
-  public static int crossRackHops(Plan chain, Helpers helpers, String requestorRack) {
+  /** The hops of a chain from this class that cross racks (each carries one block), given each helper's rack. */
+  public static int crossRackHops(Plan chain, java.util.function.IntFunction<String> rackOf, String requestorRack) {
     @SuppressWarnings("unchecked")
     int[] path = ((List<Integer>) chain.details().get("path")).stream().mapToInt(Integer::intValue).toArray();
-    return Pipelines.crossRackHops(path, racks(helpers, path), requestorRack);
+    return Pipelines.crossRackHops(path, IntStream.of(path).mapToObj(rackOf).toArray(String[]::new), requestorRack);
   }
 
   /**

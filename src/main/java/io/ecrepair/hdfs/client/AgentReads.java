@@ -59,11 +59,6 @@ final class AgentReads {
   static final String ENABLED_KEY = "ecrepair.client.agent-reads";
   static final boolean ENABLED_DEFAULT = true;
   /**
-   * How much of a lost block a stream may have the agents rebuild ahead of small reads walking
-   * through it, KiB ({@value #AHEAD_KB_DEFAULT}): each request then covers more rows, and the
-   * chain fills and drains less often.
-   */
-  /**
    * Bytes per slice of a chain ending at the client, KiB ({@value #SLICE_KB_DEFAULT}): a chain's
    * last hop reaches the client only after every hop before it carried a slice, so a read waits
    * hops x slice before its first bytes.
@@ -76,6 +71,11 @@ final class AgentReads {
    */
   static final String STALL_MS_KEY = "ecrepair.client.agent-reads.stall.ms";
   static final long STALL_MS_DEFAULT = 10_000;
+  /**
+   * How much of a lost block a stream may have the agents rebuild ahead of small reads walking
+   * through it, KiB ({@value #AHEAD_KB_DEFAULT}): each request then covers more rows, and the
+   * chain fills and drains less often.
+   */
   static final String AHEAD_KB_KEY = "ecrepair.client.agent-reads.ahead.kb";
   static final int AHEAD_KB_DEFAULT = 8192;
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -98,10 +98,12 @@ final class AgentReads {
     this.enabled = conf.getBoolean(ENABLED_KEY, ENABLED_DEFAULT) && portOffset > 0;
     this.stallMillis = Math.max(1, Math.min(client.getConf().getSocketTimeout(),
         conf.getLong(STALL_MS_KEY, STALL_MS_DEFAULT)));
-    this.sliceBytes = Math.min(PlanPartRequest.MAX_PIECE, Math.max(1, conf.getInt(SLICE_KB_KEY, SLICE_KB_DEFAULT)) * 1024);
+    this.sliceBytes = Math.min(PlanPartRequest.MAX_PIECE,
+        Math.max(1, conf.getInt(SLICE_KB_KEY, SLICE_KB_DEFAULT)) * 1024);
     this.pieceBytes = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT) * 1024;
     this.costs = costs;
-    this.aheadBytes = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(0, conf.getLong(AHEAD_KB_KEY, AHEAD_KB_DEFAULT)) * 1024);
+    this.aheadBytes = (int) Math.min(Integer.MAX_VALUE / 2,
+        Math.max(0, conf.getLong(AHEAD_KB_KEY, AHEAD_KB_DEFAULT)) * 1024);
   }
 
   /** {@value #AHEAD_KB_KEY} in bytes. */

@@ -70,10 +70,15 @@ public final class DegradedReadStats {
   }
 
   void rebuilt(int cells) {
+    rebuilt(cells, 1);
+  }
+
+  /** {@code cells} lost cells in {@code rows} rows; the stream counts as degraded in the total from its first. */
+  private void rebuilt(long cells, long rows) {
     cellsRebuilt.add(cells);
-    rowsRebuilt.increment();
+    rowsRebuilt.add(rows);
     if (parent != null) {
-      parent.rebuilt(cells);
+      parent.rebuilt(cells, rows);
       if (degraded.compareAndSet(false, true)) {
         parent.degradedStreams.increment();
       }
@@ -82,24 +87,18 @@ public final class DegradedReadStats {
 
   /** A read whose lost cells of {@code rows} rows the repair agents rebuilt, sending the client {@code bytes}. */
   void rebuiltByAgents(int rows, long bytes, long elapsedNanos) {
-    agentReads.increment();
-    agentBytes.add(bytes);
-    agentNanos.add(elapsedNanos);
-    cellsRebuilt.add(rows);
-    rowsRebuilt.add(rows);
-    if (parent != null) {
-      parent.rebuiltByAgents(rows, bytes, elapsedNanos);
-      if (degraded.compareAndSet(false, true)) {
-        parent.degradedStreams.increment();
-      }
+    rebuilt(rows, rows); // one lost cell per row
+    for (DegradedReadStats s = this; s != null; s = s.parent) {
+      s.agentReads.increment();
+      s.agentBytes.add(bytes);
+      s.agentNanos.add(elapsedNanos);
     }
   }
 
   /** A read the agents could not serve: it fetched the read set itself. */
   void agentsFellBack() {
-    agentFallbacks.increment();
-    if (parent != null) {
-      parent.agentsFellBack();
+    for (DegradedReadStats s = this; s != null; s = s.parent) {
+      s.agentFallbacks.increment();
     }
   }
 

@@ -35,7 +35,7 @@ final class PipelinedRepair {
 
   /** The hops of a chain from this class that cross racks (each carries one block). */
   static int crossRackHops(Plan chain, Map<Integer, Deque<DatanodeInfo>> sources, String requestorRack) {
-    return RepairChains.crossRackHops(chain, helpers(null, sources, null, null, 0), requestorRack);
+    return RepairChains.crossRackHops(chain, u -> sources.get(u).peekFirst().getNetworkLocation(), requestorRack);
   }
 
   private static RepairChains.Helpers helpers(ReconstructionContext ctx, Map<Integer, Deque<DatanodeInfo>> sources,
@@ -49,7 +49,7 @@ final class PipelinedRepair {
 
       @Override
       public long[] loads(int[] units) {
-        for (int u : units) {
+        for (int u : units) { // every helper has a source before any is probed
           source(u);
         }
         return AgentLoads.probe(ctx, units, sources, blockOf);
