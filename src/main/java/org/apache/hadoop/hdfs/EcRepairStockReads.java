@@ -6,20 +6,15 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * HDFS's own striped reads as one stream runs them, per calling thread: whether a block reader
- * could not be opened during the current read, and which of the read tasks that read submitted
- * are still running.
- *
- * <p>The stream uses the first to stop HDFS from opening the other internal blocks to feed a
- * decoder that refuses our codes (a wasted row of k cells), and the second to wait until no
- * task of a failed read can still write into the caller's buffer before the range is read again
- * another way: HDFS cancels such tasks without interrupting them.
+ * HDFS's own striped reads as one stream runs them, per calling thread: which of the read tasks
+ * the current read submitted are still running. The stream waits until no task of a failed read
+ * can still write into the caller's buffer before the range is read again another way: HDFS
+ * cancels such tasks without interrupting them.
  */
 final class EcRepairStockReads {
 
   /** One stock read on one thread. */
   public final class Read implements AutoCloseable {
-    private boolean readerFailed;
     private int running;
 
     /** Waits until every read task this read submitted has finished or was cancelled. */
@@ -62,20 +57,6 @@ final class EcRepairStockReads {
     Read read = new Read();
     current.set(read);
     return read;
-  }
-
-  /** Whether a block reader of the current read on this thread failed to open. */
-  public boolean readerFailed() {
-    Read read = current.get();
-    return read != null && read.readerFailed;
-  }
-
-  /** Records that a block reader of the current read on this thread failed to open. */
-  public void markReaderFailed() {
-    Read read = current.get();
-    if (read != null) {
-      read.readerFailed = true;
-    }
   }
 
   /** The pool HDFS's stripe readers submit to: the client's, with each task counted for its read. */

@@ -172,21 +172,19 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
   }
 
   /**
-   * Once one internal block of a stock read cannot be opened, HDFS would open the others (a whole
-   * row of k cells) for a decoder that refuses our codes: from then on this read opens nothing
-   * more, HDFS gives up at once, and the range goes to the degraded path.
+   * Once one internal block of a stock read cannot be opened, HDFS would go on to prepare a
+   * decode: allocate a coding buffer of n times the stripe's span (56 MiB for a CLAY-10-4 row
+   * of 4 MiB cells) and open the other blocks of the row, for a decoder that refuses our codes
+   * and reads k blocks for the others. Instead the read fails there and then, opens nothing
+   * more, and the range goes to the degraded path.
    */
   @Override
   boolean createBlockReader(LocatedBlock block, long offsetInBlock, LocatedBlock[] targetBlocks,
                             BlockReaderInfo[] readerInfos, int chunkIndex, long readTo) throws IOException {
-    if (stockReads.readerFailed()) {
-      return false;
+    if (super.createBlockReader(block, offsetInBlock, targetBlocks, readerInfos, chunkIndex, readTo)) {
+      return true;
     }
-    boolean opened = super.createBlockReader(block, offsetInBlock, targetBlocks, readerInfos, chunkIndex, readTo);
-    if (!opened) {
-      stockReads.markReaderFailed();
-    }
-    return opened;
+    throw new IOException("internal block " + chunkIndex + " of " + block.getBlock() + " cannot be opened");
   }
 
   /** Positional reads: stock when every needed block is readable, else (or when stock fails) the degraded path. */
