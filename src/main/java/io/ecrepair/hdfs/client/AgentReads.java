@@ -1,6 +1,8 @@
 package io.ecrepair.hdfs.client;
 
+import io.ecrepair.codes.CellLayout;
 import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.exec.PartRunner;
 import io.ecrepair.exec.SliceGeometry;
@@ -8,12 +10,14 @@ import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.hdfs.NodeCosts;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.RepairChains;
+import io.ecrepair.hdfs.TailRows;
 import io.ecrepair.hdfs.agent.AgentChannels;
 import io.ecrepair.hdfs.agent.AgentProof;
 import io.ecrepair.hdfs.agent.PlanCoordinator;
 import io.ecrepair.hdfs.agent.PlanPartRequest;
 import io.ecrepair.hdfs.agent.PlanSession;
 import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.Plan;
 import java.io.IOException;
@@ -30,6 +34,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -49,9 +54,12 @@ import org.slf4j.LoggerFactory;
  * read set. The client sends each helper's agent its part with the block token the NameNode
  * gave it for that helper's block, checks that the agent proves it is its DataNode's
  * ({@link AgentProof.Challenge#of}), and receives the lost cells back over those connections,
- * every frame checksummed ({@link PlanCoordinator}). When anything fails (no agents, no plan, an
- * agent that cannot be reached or breaks off) it says why in the debug log and the caller
- * fetches the read set itself, so a reader never sees an agent's trouble.
+ * every frame checksummed ({@link PlanCoordinator}). A plan moves whole sub-chunks: where they do
+ * not fill a cell (CLAY-6-3's 27 in 1 MiB leave 4 bytes), the client reads the tail helpers'
+ * few tail bytes per row beside it, as the rebuilding DataNode does ({@link TailRows}). When
+ * anything fails (no agents, no plan, an agent that cannot be reached or breaks off) it says why
+ * in the debug log and the caller fetches the read set itself, so a reader never sees an agent's
+ * trouble.
  */
 final class AgentReads {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReads.class);
@@ -136,7 +144,7 @@ final class AgentReads {
         LOG.debug("ec-repair: no agent plan for {}; fetching the read set", what);
         return -1;
       }
-      return run(plan, group, units, layout, lost, firstRow, rows, sink, what);
+      return run(plan, spec, group, units, layout, lost, firstRow, rows, sink, what);
     } catch (IOException | RuntimeException e) {
       LOG.debug("ec-repair: the repair agents did not rebuild {} ({}); fetching the read set", what, e.toString());
       return -1;
@@ -159,9 +167,6 @@ final class AgentReads {
     if (spec.subPacketization() == 1) {
       return RepairChains.plan(spec, lost, units.available(), helpers(units, layout, groupLength),
           group.getBlock().getBlockId(), null, sliceBytes);
-    }
-    if (layout.cellSize() % spec.subPacketization() != 0) {
-      return null; // the cells' tails would need a central repair of their own
     }
     Plan best = null;
     for (Plan p : RepairCatalog.parallelPlans(spec, lost)) {
@@ -208,8 +213,8 @@ final class AgentReads {
     return d;
   }
 
-  private long run(Plan plan, LocatedStripedBlock group, GroupUnits units, StripedLayout layout, int lost,
-                   int firstRow, int rows, Sink sink, String what) throws IOException, InterruptedException {
+  private long run(Plan plan, CodeSpec spec, LocatedStripedBlock group, GroupUnits units, StripedLayout layout,
+                   int lost, int firstRow, int rows, Sink sink, String what) throws IOException, InterruptedException {
     Map<Integer, NodePart> parts = plan.graph().subchunkCount() == 1
         ? NodePart.compile(plan.graph(), plan.colors()) : RepairCatalog.parts(plan);
     NodePart mine = parts.get(lost);
@@ -251,18 +256,68 @@ final class AgentReads {
     PartRunner.Outbox noOutbox = (t, g, src, off, len) -> {
       throw new IOException("the plan sends nothing from the client");
     };
+    // Past a vector code's whole sub-chunks, each cell's few tail bytes: read beside the plan.
+    CellLayout cellLayout = new CellLayout(alpha, cell);
+    LongAdder tailBytesIn = new LongAdder();
+    java.util.concurrent.Future<byte[][]> tails = alpha == 1 || cellLayout.tailBytes() == 0 ? null
+        : WAITERS.submit(() -> tails(spec, units, layout, lost, firstRow, rows, tailBytesIn));
     try (PlanCoordinator coordinator = new PlanCoordinator(name, hi, lo, parts, lost, helpers, null, geometry, cell,
              stallMillis, client.getConf().getSocketTimeout(), WAITERS, session);
          PartRunner runner = new PartRunner(mine, RegionCoders.best(), geometry.pieceBytes())) {
+      long t0 = System.nanoTime();
       coordinator.start();
+      long started = System.nanoTime();
       for (int t = 0; t < geometry.count(); t++) {
         runner.runSlice(t, geometry.length(t), noLeaves, session, noOutbox, results);
       }
       coordinator.finish();
-      return runner.bytesIn();
+      if (tails != null) {
+        putTails(awaitTails(tails), cellLayout, firstRow, rows, sink);
+      }
+      long bytes = runner.bytesIn() + tailBytesIn.sum();
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("ec-repair: the repair agents rebuilt {} for this client: {} bytes in {} ms ({} ms to start)", what,
+            bytes, (System.nanoTime() - t0) / 1_000_000, (started - t0) / 1_000_000);
+      }
+      return bytes;
     } catch (IOException | InterruptedException | RuntimeException e) {
       session.cancel(e.toString());
       throw e;
+    } finally {
+      if (tails != null) {
+        tails.cancel(true);
+      }
+    }
+  }
+
+  /** The lost unit's tails of rows [firstRow, firstRow + rows), read from the tail helpers' DataNodes as the fetch path reads. */
+  private byte[][] tails(CodeSpec spec, GroupUnits units, StripedLayout layout, int lost, int firstRow, int rows,
+                         LongAdder bytesIn) throws IOException, InterruptedException {
+    CellRowRepair repair = RepairCatalog.plan(spec, new int[] {lost}, units.available());
+    long groupLength = units.groupLength();
+    return TailRows.rebuild(repair, RegionCoders.best(), layout.cellSize(), firstRow, rows, u -> {
+      LocatedBlock located = units.located(u);
+      ExtendedBlock block = new ExtendedBlock(located.getBlock());
+      block.setNumBytes(layout.internalBlockLength(groupLength, u));
+      return new BlockRangeReader(new ClientConnector(client, located), node(units, u), block, bytesIn::add);
+    }, WAITERS, stallMillis);
+  }
+
+  private byte[][] awaitTails(java.util.concurrent.Future<byte[][]> tails) throws IOException, InterruptedException {
+    try {
+      return tails.get(stallMillis, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IOException("reading the cells' tails: " + e.getCause(), e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IOException("reading the cells' tails took over " + stallMillis + " ms");
+    }
+  }
+
+  private static void putTails(byte[][] tails, CellLayout cell, int firstRow, int rows, Sink sink) {
+    int tail = cell.tailBytes();
+    ByteBuffer src = ByteBuffer.wrap(tails[0]);
+    for (int r = 0; r < rows; r++) {
+      sink.put(firstRow + r, cell.tailOffset(), src, r * tail, tail);
     }
   }
 

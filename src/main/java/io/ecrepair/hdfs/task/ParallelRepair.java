@@ -64,7 +64,7 @@ final class ParallelRepair {
    * The plan's graph covers a cell row of the whole cell size: a vector code's rows must be
    * full stripes; a scalar code's may be shorter (helpers' bytes past their ends are zeros). A
    * target whose write fails is given up, as the central path does; the run stops when none is left. Where the sub-chunks do not fill a cell, {@code tails[i]}
-   * holds the rest of each row of {@code lost[i]}, rebuilt beforehand ({@link TailRows}).
+   * holds the rest of each row of {@code lost[i]}, rebuilt beforehand ({@link io.ecrepair.hdfs.TailRows}).
    */
   Outcome run(Plan plan, Map<Integer, NodePart> parts, int[] lost, Map<Integer, Deque<DatanodeInfo>> sources,
               StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetSet targets, byte[][] tails)

@@ -8,6 +8,7 @@ import io.ecrepair.exec.RowLoop;
 import io.ecrepair.gf.BufferPool;
 import io.ecrepair.hdfs.HelperChoice;
 import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.hdfs.TailRows;
 import io.ecrepair.hdfs.agent.AgentLoads;
 import io.ecrepair.hdfs.agent.AgentRangeReader;
 import io.ecrepair.hdfs.agent.DataNodeConnector;
@@ -429,7 +430,7 @@ public final class ReconstructionTask implements Runnable {
     }
     int[] available = sources.keySet().stream().mapToInt(Integer::intValue).toArray();
     CellRowRepair repair = RepairCatalog.plan(spec, lostSorted, available);
-    byte[][] sorted = TailRows.rebuild(repair, ctx, cellSize, rows, u -> {
+    byte[][] sorted = TailRows.rebuild(repair, ctx.coder(), cellSize, 0, rows, u -> {
       Deque<DatanodeInfo> d = sources.get(u);
       ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, layout.dataUnits(), u);
       block.setNumBytes(layout.internalBlockLength(groupLength, u));

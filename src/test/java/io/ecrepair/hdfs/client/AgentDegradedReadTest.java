@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Degraded reads with the client as the requestor of a repair the helpers' repair agents run
  * ({@link AgentReads}), on a MiniDFSCluster whose DataNodes run the plugin: for RS (a chain), LRC
  * (a chain over the local group), Clay and Butterfly (the stored plan that loads the client
- * least), the lost cells of a whole group come back through the agents with the right bytes and
+ * least; CLAY(6,3)'s 27 sub-chunks leave 7 bytes of each 64 KiB cell, whose tails the client
+ * reads beside the plan), the lost cells of a whole group come back through the agents with the right bytes and
  * with the client receiving at most 1.1 blocks per lost block and fetching no read set. Every read
  * form gives the right bytes with a DataNode really down; two lost units, a flipped byte in a frame
  * on its way to the client, and a client that cannot reach the agents all read right through the
@@ -48,7 +49,7 @@ class AgentDegradedReadTest {
     try (DegradedCluster c = new DegradedCluster(tmp.resolve("dfs").toFile(), 12, new Configuration(false))) {
       List<Case> cases = new ArrayList<>();
       long seed = 3;
-      for (Object[] p : new Object[][] {{"rs", 6, 3}, {"lrc-l2", 6, 4}, {"clay", 4, 2}, {"butterfly", 4, 2}}) {
+      for (Object[] p : new Object[][] {{"rs", 6, 3}, {"lrc-l2", 6, 4}, {"clay", 6, 3}, {"butterfly", 4, 2}}) {
         ErasureCodingPolicy policy = c.policy((String) p[0], (int) p[1], (int) p[2], CELL);
         RepairCatalog.searchParallelPlans(RepairCatalog.spec(policy)); // as a DataNode has them at hand
         int k = policy.getNumDataUnits();

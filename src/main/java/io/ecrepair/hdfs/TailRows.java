@@ -1,7 +1,8 @@
-package io.ecrepair.hdfs.task;
+package io.ecrepair.hdfs;
 
 import io.ecrepair.codes.CellLayout;
 import io.ecrepair.exec.CellRowRepair;
+import io.ecrepair.gf.RegionCoder;
 import io.ecrepair.hdfs.transfer.RangeSource;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,22 +20,23 @@ import java.util.function.IntFunction;
 /**
  * The tails of a block's full rows when a code's sub-packetization does not divide the cell
  * (CLAY-6-3 has 27 sub-chunks; a 1 MiB cell leaves 4 bytes past 27 whole sub-chunks): a
- * parallel plan moves whole sub-chunks only, so before it runs, the coordinator reads each
- * tail helper's few tail bytes per row (checksums verified, like every helper read) and
- * rebuilds the lost blocks' tails with the code's tail graph. A few bytes per row and helper.
+ * parallel plan moves whole sub-chunks only, so beside it the requestor (the rebuilding
+ * DataNode, or a client reading degraded) reads each tail helper's few tail bytes per row
+ * (checksums verified, like every helper read) and rebuilds the lost blocks' tails with the
+ * code's tail graph. A few bytes per row and helper.
  */
-final class TailRows {
+public final class TailRows {
   private TailRows() {}
 
   /**
-   * The rebuilt tails of rows 0..rows-1 (full rows) of every block {@code repair} rebuilds:
-   * {@code result[i]} holds those of {@code repair.lost()[i]}, row after row, or null when the
-   * cell splits into whole sub-chunks (no tail).
+   * The rebuilt tails of rows firstRow..firstRow+rows-1 (full rows) of every block {@code repair}
+   * rebuilds: {@code result[i]} holds those of {@code repair.lost()[i]}, row after row, or null
+   * when the cell splits into whole sub-chunks (no tail).
    *
    * @param helper opens the range source of a unit's internal block
    */
-  static byte[][] rebuild(CellRowRepair repair, ReconstructionContext ctx, int cellSize, int rows,
-                          IntFunction<RangeSource> helper, ExecutorService pool, long timeoutMillis)
+  public static byte[][] rebuild(CellRowRepair repair, RegionCoder coder, int cellSize, int firstRow, int rows,
+                                 IntFunction<RangeSource> helper, ExecutorService pool, long timeoutMillis)
       throws IOException, InterruptedException {
     CellLayout cell = new CellLayout(repair.subPacketization(), cellSize);
     int tail = cell.tailBytes();
@@ -48,7 +50,7 @@ final class TailRows {
       for (int u : units) {
         RangeSource src = helper.apply(u);
         sources.add(src);
-        reads.put(u, pool.submit(() -> read(src, cell.tailOffset(), tail, cellSize, rows)));
+        reads.put(u, pool.submit(() -> read(src, cell.tailOffset(), tail, cellSize, firstRow, rows)));
       }
       Map<Integer, byte[]> tails = new TreeMap<>();
       for (Map.Entry<Integer, Future<byte[]>> r : reads.entrySet()) {
@@ -73,7 +75,7 @@ final class TailRows {
         for (int i = 0; i < lost.length; i++) {
           rebuilt[i] = ByteBuffer.wrap(out[i], r * tail, tail).slice();
         }
-        repair.runTail(ctx.coder(), in, rebuilt, cellSize);
+        repair.runTail(coder, in, rebuilt, cellSize);
       }
       return out;
     } finally {
@@ -86,16 +88,19 @@ final class TailRows {
     }
   }
 
-  private static byte[] read(RangeSource src, int tailOffset, int tail, int cellSize, int rows)
+  private static byte[] read(RangeSource src, int tailOffset, int tail, int cellSize, int firstRow, int rows)
       throws IOException, InterruptedException {
     List<long[]> ranges = new ArrayList<>();
     for (int r = 0; r < rows; r++) {
-      ranges.add(new long[] {(long) r * cellSize + tailOffset, tail});
+      ranges.add(new long[] {(long) (firstRow + r) * cellSize + tailOffset, tail});
     }
     byte[] bytes = new byte[rows * tail];
     src.read(ranges, (blockOffset, data) -> {
       long inRow = blockOffset % cellSize;
-      int r = (int) (blockOffset / cellSize);
+      int r = (int) (blockOffset / cellSize) - firstRow;
+      if (r < 0 || r >= rows) {
+        throw new IOException("a tail read delivered bytes at " + blockOffset + ", outside the rows asked for");
+      }
       if (inRow < tailOffset || inRow + data.remaining() > cellSize) {
         throw new IOException("a tail read delivered bytes at " + blockOffset + ", outside the tails asked for");
       }
