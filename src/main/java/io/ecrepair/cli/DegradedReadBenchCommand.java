@@ -125,7 +125,7 @@ final class DegradedReadBenchCommand implements Callable<Integer> {
         m.put("bytesReturned", x.bytesReturned());
         m.put("fetchedPerReturned", x.fetchedPerReturned());
         m.put("seconds", x.seconds());
-        m.put("cellsRebuilt", x.cellsRebuilt());
+        m.put("cellsRebuilt", x.stream().cellsRebuilt());
         m.put("verified", x.equal() && r.verified());
         results.add(m);
       }

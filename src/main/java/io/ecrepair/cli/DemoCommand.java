@@ -1,6 +1,7 @@
 package io.ecrepair.cli;
 
 import io.ecrepair.demo.Demo;
+import io.ecrepair.harness.DegradedReadProbe;
 import io.ecrepair.harness.MiniClusterRepairs;
 import io.ecrepair.harness.ShippedPolicies;
 import java.io.PrintWriter;
@@ -47,6 +48,11 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--timeout", defaultValue = "120", description = "Seconds to wait for a reconstruction (default ${DEFAULT-VALUE}).")
   int timeoutSeconds;
 
+  @Option(names = "--no-agents",
+      description = "Leave the DataNodes' repair agents off: every repair and degraded read is central "
+          + "(the rebuilding DataNode or the client reads the code's read set).")
+  boolean noAgents;
+
   @Mixin
   JsonOption json;
 
@@ -68,7 +74,7 @@ final class DemoCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     LogFile.divert("demo", err);
-    Demo demo = new Demo(chosen, cellsPerBlock, timeoutSeconds * 1000L, msg -> {
+    Demo demo = new Demo(chosen, cellsPerBlock, timeoutSeconds * 1000L, !noAgents, msg -> {
       err.println("demo: " + msg);
       err.flush();
     });
@@ -100,21 +106,24 @@ final class DemoCommand implements Callable<Integer> {
     for (MiniClusterRepairs.PolicyRun run : runs) {
       out.printf("%s: file of %d bytes, blocks of %d bytes; %s%n", run.policy(), run.fileLength(), run.blockSize(),
           run.fileVerified() ? "read back whole after reconstruction: equal" : "READ BACK DIFFERS");
-      Table t = new Table("group", "lost block", "rebuilt by", "bytes read", "x block", "repair s", "verified");
+      Table t = new Table("group", "lost block", "rebuilt by", "route", "bytes read", "x block",
+          "most into one node", "repair s", "verified");
       for (MiniClusterRepairs.Repair r : run.repairs()) {
         t.row(r.group(), r.heldByStopped() ? r.lostIndex() : r.lostIndex() + " (not lost)",
-            r.engine().equals("hdfs") ? "HDFS (stock)" : "ec-repair plugin", r.bytesRead(),
-            String.format(Locale.ROOT, "%.2f", r.blocksRead()),
+            r.engine().equals("hdfs") ? "HDFS (stock)" : "ec-repair plugin", r.engine().equals("hdfs") ? "central"
+                : r.route(), r.bytesRead(), String.format(Locale.ROOT, "%.2f", r.blocksRead()),
+            String.format(Locale.ROOT, "%.2f blocks", r.mostReceivedBlocks()),
             String.format(Locale.ROOT, "%.3f", r.seconds()), r.verified() ? "yes" : "NO");
       }
       t.print(out);
       if (!run.degradedReads().isEmpty()) {
-        Table d = new Table("degraded read of", "rebuilt by", "bytes returned", "bytes fetched", "per degraded MiB",
-            "healthy MB/s", "degraded MB/s", "verified");
+        Table d = new Table("degraded read of", "served by", "bytes returned", "bytes fetched", "per degraded MiB",
+            "agent reads", "fallbacks", "healthy MB/s", "degraded MB/s", "verified");
         for (MiniClusterRepairs.DegradedRead r : run.degradedReads()) {
-          d.row(r.blocks(), r.path().equals("hdfs") ? "HDFS (stock)" : "ec-repair client",
-              r.degraded().bytesReturned(), r.degraded().bytesFetched(),
+          DegradedReadProbe.PathFigures f = r.degraded().stream();
+          d.row(r.blocks(), servedBy(r.strategy()), r.degraded().bytesReturned(), r.degraded().bytesFetched(),
               String.format(Locale.ROOT, "%.2f MiB", r.degraded().fetchedPerReturned()),
+              f.agentReads(), f.agentFallbacks(),
               String.format(Locale.ROOT, "%.1f", r.healthy().mbPerSec()),
               String.format(Locale.ROOT, "%.1f", r.degraded().mbPerSec()), r.verified() ? "yes" : "NO");
         }
@@ -122,6 +131,15 @@ final class DemoCommand implements Callable<Integer> {
       }
       out.println();
     }
+  }
+
+  /** Who served a degraded read, by its strategy. */
+  private static String servedBy(String strategy) {
+    return switch (strategy) {
+      case "stock" -> "HDFS (stock)";
+      case "fetch" -> "ec-repair client";
+      default -> "agents (" + strategy + ")";
+    };
   }
 
   private static Map<String, Object> toJson(List<MiniClusterRepairs.PolicyRun> runs, int dataNodes) {
@@ -133,6 +151,8 @@ final class DemoCommand implements Callable<Integer> {
         m.put("lostIndex", r.lostIndex());
         m.put("group", r.group());
         m.put("engine", r.engine());
+        m.put("route", r.route());
+        m.put("mostReceivedBytes", r.mostReceived());
         m.put("bytesRead", r.bytesRead());
         m.put("blockBytes", r.blockBytes());
         m.put("blocksRead", r.blocksRead());
@@ -152,12 +172,16 @@ final class DemoCommand implements Callable<Integer> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("blocks", r.blocks());
         m.put("path", r.path());
+        m.put("strategy", r.strategy());
         m.put("bytesFetched", r.degraded().bytesFetched());
         m.put("bytesReturned", r.degraded().bytesReturned());
         m.put("seconds", r.degraded().seconds());
         m.put("verified", r.verified());
         m.put("fetchedPerReturned", r.degraded().fetchedPerReturned());
-        m.put("cellsRebuilt", r.degraded().cellsRebuilt());
+        m.put("cellsRebuilt", r.degraded().stream().cellsRebuilt());
+        m.put("agentReads", r.degraded().stream().agentReads());
+        m.put("bytesFromAgents", r.degraded().stream().bytesFromAgents());
+        m.put("agentFallbacks", r.degraded().stream().agentFallbacks());
         m.put("healthyBytesFetched", r.healthy().bytesFetched());
         m.put("healthySeconds", r.healthy().seconds());
         reads.add(m);

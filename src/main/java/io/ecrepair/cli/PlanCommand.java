@@ -102,7 +102,7 @@ final class PlanCommand implements Callable<Integer> {
 
   @Option(names = "--alternatives", defaultValue = "0", description = "With --lost all: also search up to this many "
       + "plans per lost index whose computing nodes differ from the earlier ones' (kept when as light on the busiest "
-      + "node and at most 10% more bandwidth), so a busy cluster can spread the computing roles (default "
+      + "node and at most 10%% more bandwidth), so a busy cluster can spread the computing roles (default "
       + "${DEFAULT-VALUE}).")
   int alternatives;
 

@@ -3,6 +3,7 @@ package io.ecrepair.demo;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.harness.MiniClusterRepairs;
 import io.ecrepair.harness.ShippedPolicies;
+import io.ecrepair.hdfs.task.DataNodeKeys;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,14 +19,25 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
  * read and how long it took. Our policies are rebuilt by the plugin; RS by HDFS itself. Before
  * the DataNode stops and right after (before the reconstruction), block 0 is read through the
  * client FileSystem: what a degraded read fetches and how fast it is, healthy vs degraded.
+ *
+ * <p>The DataNodes run their repair agents (on the shipped configuration's port offset), as on
+ * an installed cluster: Clay and Butterfly blocks are rebuilt by parallel plans across the
+ * helpers, LRC blocks by chains, and the client has the agents rebuild the cells it reads.
+ * Without agents every repair and degraded read is central (the rebuilding node or the client
+ * reads the code's read set), as on a cluster that leaves the agents off.
  */
 public final class Demo {
   private final List<ErasureCodingPolicy> policies;
   private final int cellsPerBlock;
   private final long timeoutMs;
   private final Consumer<String> progress;
+  private final boolean agents;
 
-  public Demo(List<ErasureCodingPolicy> policies, int cellsPerBlock, long timeoutMs, Consumer<String> progress) {
+  /** The agents' port offset on the demo's DataNodes: {@code conf/hdfs-site.ec-repair.xml}'s. */
+  static final int AGENT_PORT_OFFSET = 10;
+
+  public Demo(List<ErasureCodingPolicy> policies, int cellsPerBlock, long timeoutMs, boolean agents,
+              Consumer<String> progress) {
     if (policies.isEmpty()) {
       throw new IllegalArgumentException("no policies to run");
     }
@@ -39,6 +51,7 @@ public final class Demo {
     this.cellsPerBlock = cellsPerBlock;
     this.timeoutMs = timeoutMs;
     this.progress = progress;
+    this.agents = agents;
   }
 
   /** DataNodes: the widest policy plus one to host a rebuilt block. */
@@ -51,7 +64,11 @@ public final class Demo {
 
   public Result run() throws Exception {
     List<MiniClusterRepairs.PolicyRun> runs = new ArrayList<>();
-    try (MiniClusterRepairs cluster = new MiniClusterRepairs(dataNodes(), new Configuration(false), progress)
+    Configuration conf = new Configuration(false);
+    if (agents) {
+      conf.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, AGENT_PORT_OFFSET);
+    }
+    try (MiniClusterRepairs cluster = new MiniClusterRepairs(dataNodes(), conf, progress)
         .withDegradedReads(true)) {
       long seed = 1;
       List<ErasureCodingPolicy> enabled = new ArrayList<>();

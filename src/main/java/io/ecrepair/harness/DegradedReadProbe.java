@@ -1,6 +1,7 @@
 package io.ecrepair.harness;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.client.DegradedReadStats;
 import io.ecrepair.layout.StripedLayout;
 import java.io.IOException;
@@ -37,10 +38,11 @@ public final class DegradedReadProbe {
   /**
    * One pass over the cells.
    *
-   * @param agentReads reads whose lost cells the helpers' repair agents rebuilt for the client
+   * @param stream our client's degraded-read figures of the stream ({@link DegradedReadStats}:
+   *     cells rebuilt, reads the helpers' repair agents served and their bytes, fallbacks);
+   *     all zero for HDFS's own stream
    */
-  public record Result(long bytesFetched, long bytesReturned, double seconds, boolean equal, long cellsRebuilt,
-                       long agentReads) {
+  public record Result(long bytesFetched, long bytesReturned, double seconds, boolean equal, PathFigures stream) {
     public double fetchedPerReturned() {
       return bytesReturned == 0 ? 0 : (double) bytesFetched / bytesReturned;
     }
@@ -48,6 +50,43 @@ public final class DegradedReadProbe {
     public double mbPerSec() {
       return seconds <= 0 ? 0 : bytesReturned / seconds / 1e6;
     }
+  }
+
+  /**
+   * What our client's stream did on the degraded path.
+   *
+   * @param ours our client's degraded path served the stream (false: HDFS's own stream)
+   * @param cellsRebuilt lost cells our client rebuilt (itself or through the agents)
+   * @param agentReads reads whose lost cells the helpers' repair agents rebuilt for the client
+   * @param bytesFromAgents bytes those reads received from the agents
+   * @param agentFallbacks reads that asked the agents and fetched the read set instead
+   */
+  public record PathFigures(boolean ours, long cellsRebuilt, long agentReads, long bytesFromAgents,
+                            long agentFallbacks) {
+    static PathFigures of(DegradedReadStats s) {
+      return s == null ? new PathFigures(false, 0, 0, 0, 0)
+          : new PathFigures(true, s.cellsRebuilt(), s.agentReads(), s.bytesFromAgents(), s.agentFallbacks());
+    }
+
+    /** As {@link DegradedReadProbe#strategy}: {@code stock}, {@code fetch}, {@code pararc} or {@code pipeline}. */
+    public String strategy(ErasureCodingPolicy policy) {
+      return DegradedReadProbe.strategy(!ours, policy, agentReads);
+    }
+  }
+
+  /**
+   * How a degraded read was served: HDFS's decoder ({@code stock}), the helpers' repair agents
+   * with the client as the requestor ({@code pararc} for codes with sub-chunks, {@code pipeline}
+   * for the chains of RS and LRC), or our client fetching the code's read set itself ({@code fetch}).
+   */
+  public static String strategy(boolean stockClient, ErasureCodingPolicy policy, long agentReads) {
+    if (stockClient) {
+      return "stock";
+    }
+    if (agentReads == 0) {
+      return "fetch";
+    }
+    return RepairCatalog.spec(policy).subPacketization() > 1 ? "pararc" : "pipeline";
   }
 
   /** The bytes the file should hold. */
@@ -152,8 +191,7 @@ public final class DegradedReadProbe {
       long fetched = received == null ? ((HdfsDataInputStream) in).getReadStatistics().getTotalBytesRead()
           : received.getAsLong() - rx0;
       DegradedReadStats stats = DegradedReadStats.of(in);
-      return new Result(fetched, returned, seconds, equal, stats == null ? 0 : stats.cellsRebuilt(),
-          stats == null ? 0 : stats.agentReads());
+      return new Result(fetched, returned, seconds, equal, PathFigures.of(stats));
     }
   }
 
@@ -238,7 +276,7 @@ public final class DegradedReadProbe {
     m.put("bytes", bytes);
     m.put("seconds", r.seconds());
     m.put("rxBytes", r.bytesFetched());
-    m.put("agentReads", r.agentReads());
+    m.put("agentReads", r.stream().agentReads());
     m.put("verified", r.equal() && r.bytesReturned() == bytes);
     return m;
   }

@@ -41,26 +41,48 @@ public final class MiniClusterRepairs implements AutoCloseable {
    * @param verified every replica of it the NameNode lists afterwards equals the original
    * @param heldByStopped the stopped DataNode held it; false when HDFS also rebuilt a block that
    *     was not lost (its NameNode can count a live replica out, e.g. on a DataNode it deems busy)
+   * @param route how the task rebuilt it ({@link TaskReport#route()}: {@code central},
+   *     {@code parallel}, {@code chain}, ..., {@code hdfs})
+   * @param mostReceived the most bytes any one DataNode received for it: the rebuilding one's reads
+   *     in a central repair, the busiest participant of a chain or a parallel plan
    */
   public record Repair(int group, int lostIndex, String engine, long bytesRead, long blockBytes, double seconds,
-                       boolean verified, boolean heldByStopped, Map<Integer, Long> helperBytes) {
+                       boolean verified, boolean heldByStopped, Map<Integer, Long> helperBytes, String route,
+                       long mostReceived) {
     /** Bytes read as a multiple of the rebuilt block. */
     public double blocksRead() {
       return blockBytes == 0 ? 0 : (double) bytesRead / blockBytes;
+    }
+
+    /** The most any one DataNode received, as a multiple of the rebuilt block. */
+    public double mostReceivedBlocks() {
+      return blockBytes == 0 ? 0 : (double) mostReceived / blockBytes;
     }
   }
 
   /**
    * Reading the cells of the lost data blocks ({@code blocks}: "g<group>:<index> ...") through the
    * client FileSystem: while readable, and right after their DataNode stopped (before
-   * reconstruction); {@code path} says who rebuilt the cells
-   * ({@code ec-repair} or HDFS's decoder for policies we do not own).
+   * reconstruction); {@code strategy} says how the degraded read was served
+   * ({@link DegradedReadProbe#strategy}: {@code pararc} or {@code pipeline} through the helpers'
+   * repair agents, {@code fetch} by our client reading the code's read set, {@code stock} by
+   * HDFS's decoder).
    */
-  public record DegradedRead(String blocks, String path, DegradedReadProbe.Result healthy,
+  public record DegradedRead(String blocks, String strategy, DegradedReadProbe.Result healthy,
                              DegradedReadProbe.Result degraded) {
+    static DegradedRead of(String blocks, ErasureCodingPolicy policy, DegradedReadProbe.Result healthy,
+                           DegradedReadProbe.Result degraded) {
+      return new DegradedRead(blocks, degraded.stream().strategy(policy), healthy, degraded);
+    }
+
+    /** Who rebuilt the lost cells: {@code ec-repair} (our client, through the agents or not) or {@code hdfs}. */
+    public String path() {
+      return strategy.equals("stock") ? "hdfs" : "ec-repair";
+    }
+
     /** Equal bytes, and really degraded: our path rebuilt cells, or HDFS fetched more than it returned. */
     public boolean verified() {
-      boolean reallyDegraded = path.equals("ec-repair") ? degraded.cellsRebuilt() > 0
+      boolean reallyDegraded = degraded.stream().ours() ? degraded.stream().cellsRebuilt() > 0
           : degraded.bytesFetched() > degraded.bytesReturned();
       return healthy.equal() && degraded.equal() && reallyDegraded;
     }
@@ -185,8 +207,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
     }
     try {
       if (probeReads) {
-        reads.add(new DegradedRead(describe(lostData), io.ecrepair.hdfs.client.ClientPolicies.owns(policy)
-            ? "ec-repair" : "hdfs", healthy, degraded));
+        reads.add(DegradedRead.of(describe(lostData), policy, healthy, degraded));
       }
       long deadline = System.currentTimeMillis() + timeoutMs;
       List<LocatedBlock> now;
@@ -221,11 +242,12 @@ public final class MiniClusterRepairs implements AutoCloseable {
         if (g == null || !r.succeeded()) {
           continue;
         }
+        int share = r.lost().length;
         for (int index : r.lost()) {
           long blockBytes = StripedBlockUtil.getInternalBlockLength(groups.get(g).getBlockSize(), policy, index);
-          repairs.add(new Repair(g, index, r.engine(), r.lost().length == 1 ? r.bytesRead() : r.bytesRead()
-              / r.lost().length, blockBytes, r.seconds(), equal.getOrDefault(g + "/" + index, false),
-              lost.contains(g + "/" + index), r.helperBytes()));
+          repairs.add(new Repair(g, index, r.engine(), r.bytesRead() / share, blockBytes, r.seconds(),
+              equal.getOrDefault(g + "/" + index, false), lost.contains(g + "/" + index), r.helperBytes(), r.route(),
+              mostReceived(r) / share));
         }
       }
       repairs.sort(Comparator.comparingInt(Repair::group).thenComparingInt(Repair::lostIndex));
@@ -236,6 +258,18 @@ public final class MiniClusterRepairs implements AutoCloseable {
       progress.accept(policy.getName() + ": restarting DataNode " + victim.getXferAddr());
       hdfs.restart(stoppedRef);
     }
+  }
+
+  /**
+   * The most bytes one DataNode received in {@code r}: the busiest participant of a plan run
+   * across the agents (its traffic table), else the rebuilding DataNode, which read everything.
+   */
+  private static long mostReceived(TaskReport r) {
+    long most = 0;
+    for (long[] t : r.nodeTraffic().values()) {
+      most = Math.max(most, t[0]);
+    }
+    return r.nodeTraffic().isEmpty() ? r.bytesRead() : most;
   }
 
   /** What an operator sees with a DataNode down: {@code ec-repair status} and {@code verify} of one file per policy. */
@@ -310,8 +344,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
     List<MiniDFSCluster.DataNodeProperties> stopped = hdfs.stop(victim);
     try {
       DegradedReadProbe.Result degraded = probe.readBlocks(file, policy, blockSize, data, block);
-      return new DegradedRead(describe(block), io.ecrepair.hdfs.client.ClientPolicies.owns(policy) && !stockClient
-          ? "ec-repair" : "hdfs", healthy, degraded);
+      return DegradedRead.of(describe(block), policy, healthy, degraded);
     } finally {
       fs.delete(file.getParent(), true);
       hdfs.restart(stopped);

@@ -95,12 +95,12 @@ public final class MiniHdfs implements AutoCloseable {
     this.ownDir = baseDir == null ? Files.createTempDirectory("ec-repair-minicluster") : null;
     File dir = baseDir != null ? baseDir : ownDir.resolve("dfs").toFile();
     boolean plugin = conf.get(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, "").contains(EcRepairDataNodePlugin.class.getName());
+    int agentOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
     progress.accept("starting an in-process HDFS: 1 NameNode, " + dataNodes + " DataNodes"
-        + (plugin ? " with the ec-repair plugin" : ""));
+        + (plugin ? " with the ec-repair plugin" + (agentOffset > 0 ? " and its repair agents" : "") : ""));
     boolean ok = false;
     try {
       MiniDFSCluster.Builder builder = new MiniDFSCluster.Builder(conf, dir).numDataNodes(dataNodes).racks(racks);
-      int agentOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
       if (agentOffset > 0) {
         builder.checkDataNodeAddrConfig(true).dataNodeConfOverlays(agentPorts(dataNodes, agentOffset));
       }

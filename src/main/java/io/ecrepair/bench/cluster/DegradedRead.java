@@ -6,7 +6,6 @@ import io.ecrepair.bench.cluster.ClusterHandle.Node;
 import io.ecrepair.harness.DegradedReadProbe;
 import io.ecrepair.harness.PatternData;
 import io.ecrepair.hdfs.NodeCosts;
-import io.ecrepair.hdfs.RepairCatalog;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,22 +137,8 @@ public final class DegradedRead {
     return new Result(scenario, policy.getName(), client, j.path("fileSystem").asText(), blockSize,
         h.path("seconds").asDouble(), h.path("rxBytes").asLong(), d.path("seconds").asDouble(),
         d.path("rxBytes").asLong(), h.path("verified").asBoolean() && d.path("verified").asBoolean(), theory,
-        wholeGroup ? policy.getNumDataUnits() : 1, costModel, strategy(client, policy, d.path("agentReads").asLong()));
-  }
-
-  /**
-   * How the degraded read was served: HDFS's decoder ({@code stock}), the helpers' repair agents
-   * with the client as the requestor ({@code pararc} for codes with sub-chunks, {@code pipeline}
-   * for the chains of RS and LRC), or our client fetching the code's read set itself ({@code fetch}).
-   */
-  static String strategy(String client, ErasureCodingPolicy policy, long agentReads) {
-    if (client.equals("stock")) {
-      return "stock";
-    }
-    if (agentReads == 0) {
-      return "fetch";
-    }
-    return RepairCatalog.spec(policy).subPacketization() > 1 ? "pararc" : "pipeline";
+        wholeGroup ? policy.getNumDataUnits() : 1, costModel,
+        DegradedReadProbe.strategy(client.equals("stock"), policy, d.path("agentReads").asLong()));
   }
 
   /**

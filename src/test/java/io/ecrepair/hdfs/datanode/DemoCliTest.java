@@ -67,38 +67,39 @@ class DemoCliTest {
     java.nio.file.Files.delete(log);
   }
 
+  /**
+   * The demo as shipped: the DataNodes run their repair agents. BUTTERFLY-4-2's block is rebuilt
+   * by a parallel plan ((k+1)/2 = 5/2 blocks read across the helpers, no DataNode receiving more
+   * than about one block) and read degraded through the agents (one block fetched per block returned); RS-6-3
+   * is rebuilt by HDFS (k = 6 blocks into one DataNode) and read through a chain of agents.
+   */
   @Test
   void demoRebuildsAndVerifiesEachPolicy() throws Exception {
-    Run r = run("demo", "--policy", "CLAY-5-3-64k,RS-6-3-64k", "--cells-per-block", "4", "--json");
+    Run r = run("demo", "--policy", "BUTTERFLY-4-2-64k,RS-6-3-64k", "--cells-per-block", "4", "--json");
     assertEquals(0, r.code(), r.err() + r.out());
     JsonNode j = new ObjectMapper().readTree(r.out());
     assertEquals(2, j.get("policies").size());
     for (JsonNode p : j.get("policies")) {
       assertTrue(p.get("fileVerified").asBoolean(), p.toString());
-      // Block 0 read through the client FileSystem right after its DataNode stopped: CLAY-5-3 rebuilds
-      // each cell from d/q = 7/3 cells' worth of sub-chunks (ec-repair's client), RS-6-3 from k = 6 (HDFS).
+      boolean ours = p.get("policy").asText().startsWith("BUTTERFLY");
       assertEquals(1, p.get("degradedReads").size(), p.toString());
       JsonNode read = p.get("degradedReads").get(0);
-      boolean ours = p.get("policy").asText().startsWith("CLAY");
       assertTrue(read.get("verified").asBoolean(), read.toString());
-      assertEquals(ours ? "ec-repair" : "hdfs", read.get("path").asText());
-      assertTrue(read.get("bytesReturned").asLong() > 0, read.toString());
-      assertEquals(ours ? 7.0 / 3 : 6.0, read.get("fetchedPerReturned").asDouble(), 0.01, read.toString());
-      assertEquals(read.get("bytesReturned").asLong(), read.get("healthyBytesFetched").asLong(), read.toString());
-      if (ours) {
-        assertTrue(read.get("cellsRebuilt").asLong() > 0, read.toString());
-      }
+      assertEquals("ec-repair", read.get("path").asText(), read.toString());
+      assertEquals(ours ? "pararc" : "pipeline", read.get("strategy").asText(), read.toString());
+      assertTrue(read.get("agentReads").asLong() > 0 && read.get("agentFallbacks").asLong() == 0, read.toString());
+      assertEquals(read.get("bytesReturned").asLong(), read.get("bytesFromAgents").asLong(), read.toString());
+      assertEquals(1.0, read.get("fetchedPerReturned").asDouble(), 1e-9, read.toString());
       assertTrue(p.get("repairs").size() >= 1, p.toString());
       for (JsonNode repair : p.get("repairs")) {
         assertTrue(repair.get("verified").asBoolean(), repair.toString());
-        for (String field : new String[] {"lostIndex", "bytesRead", "blockBytes", "seconds"}) {
-          assertTrue(repair.has(field), field);
-        }
-        boolean clay = p.get("policy").asText().startsWith("CLAY");
-        assertEquals(clay ? "ec-repair" : "hdfs", repair.get("engine").asText());
-        double blocks = repair.get("bytesRead").asDouble() / repair.get("blockBytes").asDouble();
-        // CLAY-5-3 reads d/q = 7/3 blocks; HDFS's RS-6-3 reads k = 6.
-        assertEquals(clay ? 7.0 / 3 : 6.0, blocks, clay ? 0.01 : 1e-9, repair.toString());
+        assertEquals(ours ? "ec-repair" : "hdfs", repair.get("engine").asText());
+        assertEquals(ours ? "parallel" : "hdfs", repair.get("route").asText(), repair.toString());
+        double blockBytes = repair.get("blockBytes").asDouble();
+        // BUTTERFLY-4-2 reads 5/2 blocks across its helpers; HDFS's RS-6-3 reads k = 6 into one DataNode.
+        assertEquals(ours ? 2.5 : 6.0, repair.get("bytesRead").asDouble() / blockBytes, 1e-9, repair.toString());
+        double most = repair.get("mostReceivedBytes").asDouble() / blockBytes;
+        assertTrue(ours ? most > 0.99 && most <= 1.1 : most == 6.0, repair.toString());
       }
     }
     // The operator's view: one group per policy, a DataNode down, status and verify of them.
@@ -107,17 +108,42 @@ class DemoCliTest {
     assertEquals(2, status.get("blockGroups").asInt(), view.toString());
     assertTrue(status.get("groupsNeedingRepair").asInt() >= 1, view.toString());
     for (JsonNode g : status.get("groups")) {
-      boolean clay = g.get("policy").asText().startsWith("CLAY");
+      boolean ours = g.get("policy").asText().startsWith("BUTTERFLY");
       if (g.get("lost").size() == 1) {
-        // CLAY-5-3 rebuilds a block from 7/3 blocks (and k times a cell's few tail bytes: 27 sub-chunks do not
-        // fill a 64 KiB cell), HDFS reads k blocks (5 and 6).
-        double ours = g.get("lostBytes").asDouble() * (clay ? 7.0 / 3 : 6.0);
-        assertEquals(ours, g.get("ourBytes").asDouble(), ours * 0.001, g.toString());
-        assertEquals(g.get("lostBytes").asDouble() * (clay ? 5 : 6), g.get("hdfsBytes").asDouble(), 1.0, g.toString());
+        // BUTTERFLY-4-2 rebuilds a block from 5/2 blocks, HDFS reads k blocks (4 and 6).
+        double expected = g.get("lostBytes").asDouble() * (ours ? 2.5 : 6.0);
+        assertEquals(expected, g.get("ourBytes").asDouble(), expected * 0.001, g.toString());
+        assertEquals(g.get("lostBytes").asDouble() * (ours ? 4 : 6), g.get("hdfsBytes").asDouble(), 1.0, g.toString());
       }
     }
     assertTrue(view.get("verify").get("ok").asBoolean(), view.toString());
     assertEquals(2, view.get("verify").get("outcomes").get("ok").asInt(), view.toString());
+  }
+
+  /**
+   * Without the agents every repair is central: the rebuilding DataNode receives CLAY-5-3's d/q =
+   * 7/3 blocks itself (and k times a cell's few tail bytes: 27 sub-chunks do not fill a 64 KiB
+   * cell), and the client fetches as much for a degraded read.
+   */
+  @Test
+  void demoWithoutAgentsRepairsCentrally() throws Exception {
+    Run r = run("demo", "--policy", "CLAY-5-3-64k", "--cells-per-block", "4", "--no-agents", "--json");
+    assertEquals(0, r.code(), r.err() + r.out());
+    JsonNode p = new ObjectMapper().readTree(r.out()).get("policies").get(0);
+    JsonNode read = p.get("degradedReads").get(0);
+    assertTrue(read.get("verified").asBoolean(), read.toString());
+    assertEquals("fetch", read.get("strategy").asText(), read.toString());
+    assertEquals(0, read.get("agentReads").asLong(), read.toString());
+    assertEquals(7.0 / 3, read.get("fetchedPerReturned").asDouble(), 0.01, read.toString());
+    assertTrue(read.get("cellsRebuilt").asLong() > 0, read.toString());
+    assertEquals(read.get("bytesReturned").asLong(), read.get("healthyBytesFetched").asLong(), read.toString());
+    for (JsonNode repair : p.get("repairs")) {
+      assertTrue(repair.get("verified").asBoolean(), repair.toString());
+      assertEquals("central", repair.get("route").asText(), repair.toString());
+      assertEquals(repair.get("bytesRead").asLong(), repair.get("mostReceivedBytes").asLong(), repair.toString());
+      assertEquals(7.0 / 3, repair.get("bytesRead").asDouble() / repair.get("blockBytes").asDouble(), 0.01,
+          repair.toString());
+    }
   }
 
   @Test
