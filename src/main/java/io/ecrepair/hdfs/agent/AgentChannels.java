@@ -96,7 +96,11 @@ public final class AgentChannels {
         if (receiveBufferBytes > 0) {
           s.setReceiveBufferSize(receiveBufferBytes);
         }
-        NetUtils.connect(s, agent, connectTimeoutMs);
+        try {
+          NetUtils.connect(s, agent, connectTimeoutMs);
+        } catch (IOException e) {
+          throw new Unreachable(agent, e);
+        }
         s.setSoTimeout(readTimeoutMs);
         OutputStream rawOut = NetUtils.getOutputStream(s, writeTimeoutMs);
         InputStream rawIn = NetUtils.getInputStream(s);
@@ -108,6 +112,40 @@ public final class AgentChannels {
       } catch (IOException | RuntimeException e) {
         IOUtils.closeSocket(s);
         throw e;
+      }
+    }
+  }
+
+  /** A repair agent that no connection reached (refused, no route, or no answer within the connect timeout). */
+  public static final class Unreachable extends IOException {
+    private final transient InetSocketAddress agent;
+
+    Unreachable(InetSocketAddress agent, IOException cause) {
+      super("cannot connect to the repair agent at " + agent + ": " + cause, cause);
+      this.agent = agent;
+    }
+
+    public InetSocketAddress agent() {
+      return agent;
+    }
+
+    /** The agents an exception, its causes and what it suppressed could not reach. */
+    public static java.util.Set<InetSocketAddress> in(Throwable e) {
+      java.util.Set<InetSocketAddress> agents = new java.util.HashSet<>();
+      collect(e, agents, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+      return agents;
+    }
+
+    private static void collect(Throwable t, java.util.Set<InetSocketAddress> agents, java.util.Set<Throwable> seen) {
+      if (t == null || !seen.add(t)) {
+        return;
+      }
+      if (t instanceof Unreachable u) {
+        agents.add(u.agent);
+      }
+      collect(t.getCause(), agents, seen);
+      for (Throwable s : t.getSuppressed()) {
+        collect(s, agents, seen);
       }
     }
   }

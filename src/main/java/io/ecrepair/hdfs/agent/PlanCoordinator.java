@@ -114,7 +114,11 @@ public final class PlanCoordinator implements Closeable {
         controls.put(e.getKey(), e.getValue().get());
       } catch (ExecutionException x) {
         Throwable cause = x.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : x.getCause();
-        failed = failed != null ? failed : cause instanceof IOException io ? io : new IOException(cause);
+        if (failed == null) {
+          failed = cause instanceof IOException io ? io : new IOException(cause);
+        } else {
+          failed.addSuppressed(cause); // every helper that failed, e.g. each agent that could not be reached
+        }
       } catch (InterruptedException x) {
         Thread.currentThread().interrupt();
         failed = failed != null ? failed : new java.io.InterruptedIOException("interrupted sending the parts of " + name);

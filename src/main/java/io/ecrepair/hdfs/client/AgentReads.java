@@ -86,6 +86,22 @@ final class AgentReads {
    */
   static final String AHEAD_KB_KEY = "ecrepair.client.agent-reads.ahead.kb";
   static final int AHEAD_KB_DEFAULT = 8192;
+  /**
+   * Milliseconds the client waits for a connection to an agent ({@value #CONNECT_MS_DEFAULT}; at
+   * most the client's socket timeout): a client whose firewall drops the agents' port then falls
+   * back in seconds, not after the socket timeout.
+   */
+  static final String CONNECT_MS_KEY = "ecrepair.client.agent-reads.connect.ms";
+  static final int CONNECT_MS_DEFAULT = 3_000;
+  /**
+   * Milliseconds an agent that could not be reached is left out of this JVM's reads
+   * ({@value #UNREACHABLE_MS_DEFAULT}): a client outside the cluster's network then fetches
+   * the read set at once instead of dialing the agents again on every read.
+   */
+  static final String UNREACHABLE_MS_KEY = "ecrepair.client.agent-reads.unreachable.ms";
+  static final long UNREACHABLE_MS_DEFAULT = 300_000;
+  /** Agents no connection reached, with the time (System.nanoTime) until which reads leave them out. */
+  private static final Map<InetSocketAddress, Long> UNREACHABLE = new java.util.concurrent.ConcurrentHashMap<>();
   private static final SecureRandom RANDOM = new SecureRandom();
   /** Waits for the helpers' closing answers and runs reads ahead; threads come and go with the reads. */
   private static final ExecutorService WAITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
@@ -99,6 +115,8 @@ final class AgentReads {
   private final int pieceBytes;
   private final NodeCosts costs;
   private final int aheadBytes;
+  private final int connectMillis;
+  private final long unreachableNanos;
 
   AgentReads(DFSClient client, Configuration conf, NodeCosts costs) {
     this.client = client;
@@ -112,6 +130,10 @@ final class AgentReads {
     this.costs = costs;
     this.aheadBytes = (int) Math.min(Integer.MAX_VALUE / 2,
         Math.max(0, conf.getLong(AHEAD_KB_KEY, AHEAD_KB_DEFAULT)) * 1024);
+    this.connectMillis = Math.max(1, Math.min(client.getConf().getSocketTimeout(),
+        conf.getInt(CONNECT_MS_KEY, CONNECT_MS_DEFAULT)));
+    this.unreachableNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, conf.getLong(UNREACHABLE_MS_KEY,
+        UNREACHABLE_MS_DEFAULT)));
   }
 
   /** {@value #AHEAD_KB_KEY} in bytes. */
@@ -146,6 +168,13 @@ final class AgentReads {
       }
       return run(plan, spec, group, units, layout, lost, firstRow, rows, sink, what);
     } catch (IOException | RuntimeException e) {
+      for (InetSocketAddress unreachable : AgentChannels.Unreachable.in(e)) {
+        if (unreachableNanos > 0) {
+          UNREACHABLE.put(unreachable, System.nanoTime() + unreachableNanos);
+          LOG.debug("ec-repair: the repair agent at {} cannot be reached from this client; reads leave it out for {} s",
+              unreachable, TimeUnit.NANOSECONDS.toSeconds(unreachableNanos));
+        }
+      }
       LOG.debug("ec-repair: the repair agents did not rebuild {} ({}); fetching the read set", what, e.toString());
       return -1;
     } catch (InterruptedException e) {
@@ -235,11 +264,16 @@ final class AgentReads {
       int u = helperUnits.get(i);
       LocatedBlock located = units.located(u);
       DatanodeInfo dn = node(units, u);
+      InetSocketAddress agent = agent(dn);
+      if (leftOut(agent)) {
+        LOG.debug("ec-repair: the repair agent at {} could not be reached lately; fetching {}'s read set", agent, what);
+        return -1;
+      }
       ExtendedBlock block = new ExtendedBlock(located.getBlock());
       block.setNumBytes(layout.internalBlockLength(groupLength, u));
       Token<BlockTokenIdentifier> token = located.getBlockToken();
       helpers.put(u, new PlanCoordinator.Helper(block, token, Math.min(Math.min(need, block.getNumBytes()), end),
-          agent(dn), dn.getDatanodeUuid(), AgentProof.Challenge.of(otherToken(units, u, helperUnits, i)),
+          agent, dn.getDatanodeUuid(), AgentProof.Challenge.of(otherToken(units, u, helperUnits, i)),
           AgentChannels.clientDialer(client, token)));
     }
     long hi = RANDOM.nextLong();
@@ -262,7 +296,7 @@ final class AgentReads {
     java.util.concurrent.Future<byte[][]> tails = alpha == 1 || cellLayout.tailBytes() == 0 ? null
         : WAITERS.submit(() -> tails(spec, units, layout, lost, firstRow, rows, tailBytesIn));
     try (PlanCoordinator coordinator = new PlanCoordinator(name, hi, lo, parts, lost, helpers, null, geometry, cell,
-             stallMillis, client.getConf().getSocketTimeout(), WAITERS, session);
+             stallMillis, connectMillis, WAITERS, session);
          PartRunner runner = new PartRunner(mine, RegionCoders.best(), geometry.pieceBytes())) {
       long t0 = System.nanoTime();
       coordinator.start();
@@ -336,6 +370,24 @@ final class AgentReads {
       }
     }
     throw new IOException("no other block of the group to key the agent's proof with");
+  }
+
+  /** Whether a read leaves {@code agent} out: no connection reached it lately. */
+  private static boolean leftOut(InetSocketAddress agent) {
+    Long until = UNREACHABLE.get(agent);
+    if (until == null) {
+      return false;
+    }
+    if (System.nanoTime() - until < 0) {
+      return true;
+    }
+    UNREACHABLE.remove(agent, until);
+    return false;
+  }
+
+  /** Forgets every agent that could not be reached (tests that share a JVM). */
+  static void forgetUnreachable() {
+    UNREACHABLE.clear();
   }
 
   /** Where a DataNode's repair agent listens: its transfer port plus the offset, at its address as this client reaches it. */

@@ -69,11 +69,11 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   private final Map<DatanodeInfo, Integer> distances = new HashMap<>();
   private final NodeCosts costs;
   private final AgentReads agents;
-  /** During a read: the lost unit whose cells in rows [agentFrom, agentTo) the agents put in the caller's buffer (-1: none). */
-  private int agentUnit = -1;
-  private int agentFrom;
-  private int agentTo;
-  private final AgentReadAhead readAhead;
+  /** During a read: per lost unit, the rows [from, to) whose cells the agents put in the caller's buffer. */
+  private final Map<Integer, int[]> byAgents = new HashMap<>();
+  /** Per lost unit, the rows the agents rebuilt ahead of small reads. */
+  private final Map<Integer, AgentReadAhead> readAheads = new HashMap<>();
+  private final int aheadRows;
   /** The network distance the agents' bytes of the current read are counted at. */
   private int agentsDistance;
   private long readersGroup = Long.MIN_VALUE;
@@ -97,8 +97,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     this.vector = spec.subPacketization() > 1;
     this.costs = costs;
     this.agents = agents;
-    this.readAhead = new AgentReadAhead(agents, stats, this::countAgentBytes, cell,
-        Math.max(1, agents.aheadBytes() / cell));
+    this.aheadRows = Math.max(1, agents.aheadBytes() / cell);
   }
 
   DegradedReadStats stats() {
@@ -127,7 +126,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     try {
       readRows(group, start, end, buf, base);
     } finally {
-      agentUnit = -1;
+      byAgents.clear();
     }
     buf.position(base + total);
     stats.returned(total, System.nanoTime() - t0);
@@ -327,27 +326,36 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   }
 
   /**
-   * When [start, end] wants cells of one lost data unit, asks the helpers' repair agents to
-   * rebuild them with the client as the requestor ({@link AgentReads}), straight into the
-   * caller's buffer: a vector code's full rows, a scalar code's every row of the range. The rows
-   * it covered are then left out of the row loop; if the agents could not do it, the loop
-   * rebuilds everything from the read set as before.
+   * Asks the helpers' repair agents to rebuild the cells of each lost data unit [start, end]
+   * wants, with the client as the requestor ({@link AgentReads}), one unit after another, straight
+   * into the caller's buffer: a vector code's full rows, a scalar code's every row of the range.
+   * The rows they covered are then left out of the row loop; a unit the agents could not do is
+   * rebuilt by the loop from the read set as before.
    */
   private void rebuildThroughAgents(LocatedStripedBlock group, GroupUnits units, long start, long end, ByteBuffer buf,
                                     int base) throws InterruptedException {
-    int unit = -1;
-    for (long c = start / cell; c <= end / cell; c++) {
+    java.util.TreeSet<Integer> lostUnits = new java.util.TreeSet<>();
+    for (long c = start / cell; c <= end / cell && lostUnits.size() < k; c++) {
       int u = (int) (c % k);
       if (units.lost(u)) {
-        if (unit >= 0 && unit != u) {
-          return; // several lost units: the read set's full decode
-        }
-        unit = u;
+        lostUnits.add(u);
       }
     }
-    if (unit < 0) {
+    if (lostUnits.isEmpty()) {
       return;
     }
+    agentsDistance = 0;
+    for (int u : units.available()) {
+      agentsDistance = Math.max(agentsDistance, distance(units.node(u)));
+    }
+    for (int unit : lostUnits) {
+      rebuildUnitThroughAgents(group, units, unit, start, end, buf, base);
+    }
+  }
+
+  /** {@link #rebuildThroughAgents} for one lost unit. */
+  private void rebuildUnitThroughAgents(LocatedStripedBlock group, GroupUnits units, int unit, long start, long end,
+                                        ByteBuffer buf, int base) throws InterruptedException {
     long groupLength = units.groupLength();
     int from = (int) (start / rowCapacity);
     int to = (int) (end / rowCapacity) + 1;
@@ -364,16 +372,11 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       return;
     }
     StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
-    agentsDistance = 0;
-    for (int u : units.available()) {
-      agentsDistance = Math.max(agentsDistance, distance(units.node(u)));
-    }
-    int lost = unit;
-    if (to - from > readAhead.maxRows()) {
+    if (to - from > aheadRows) {
       // A read of many rows: straight into the caller's buffer.
       long t0 = System.nanoTime();
       long received = agents.rebuild(group, units, spec, layout, unit, from, to - from,
-          (row, cellOffset, src, off, len) -> copyWanted(row, lost, cellOffset, src, off, len, start, end, buf, base));
+          (row, cellOffset, src, off, len) -> copyWanted(row, unit, cellOffset, src, off, len, start, end, buf, base));
       if (received < 0) {
         stats.agentsFellBack();
         return;
@@ -382,18 +385,18 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       countAgentBytes(received);
     } else {
       // Small reads: through the rows rebuilt ahead of them.
+      AgentReadAhead ahead = readAheads.computeIfAbsent(unit,
+          u -> new AgentReadAhead(agents, stats, this::countAgentBytes, cell, aheadRows));
       int last = vector ? (int) (groupLength / rowCapacity) : layout.rowCount(groupLength);
-      ByteBuffer cells = readAhead.rows(group, units, spec, layout, unit, from, to, last);
+      ByteBuffer cells = ahead.rows(group, units, spec, layout, unit, from, to, last);
       if (cells == null) {
         return;
       }
       for (int r = from; r < to; r++) {
-        copyWanted(r, unit, 0, cells, (r - readAhead.firstRow()) * cell, cell, start, end, buf, base);
+        copyWanted(r, unit, 0, cells, (r - ahead.firstRow()) * cell, cell, start, end, buf, base);
       }
     }
-    agentUnit = unit;
-    agentFrom = from;
-    agentTo = to;
+    byAgents.put(unit, new int[] {from, to});
   }
 
   /**
@@ -427,7 +430,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
 
   /** Whether unit u's cell of row r is in the caller's buffer already, rebuilt by the agents. */
   private boolean byAgents(int u, int r) {
-    return u == agentUnit && r >= agentFrom && r < agentTo;
+    int[] rows = byAgents.get(u);
+    return rows != null && r >= rows[0] && r < rows[1];
   }
 
   private boolean cached(LocatedStripedBlock group, int r, int[] lost, int from, int length) {
@@ -628,7 +632,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     rebuilt = null;
     cachedGroup = Long.MIN_VALUE;
     cachedLost = new int[0];
-    readAhead.release();
+    readAheads.values().forEach(AgentReadAhead::release);
+    readAheads.clear();
   }
 
   /** A unit's DataNode failed while the row was read. */

@@ -1,6 +1,7 @@
 package io.ecrepair.hdfs.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.RepairCatalog;
@@ -25,11 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link AgentReads}), on a MiniDFSCluster whose DataNodes run the plugin: for RS (a chain), LRC
  * (a chain over the local group), Clay and Butterfly (the stored plan that loads the client
  * least; CLAY(6,3)'s 27 sub-chunks leave 7 bytes of each 64 KiB cell, whose tails the client
- * reads beside the plan), the lost cells of a whole group come back through the agents with the right bytes and
- * with the client receiving at most 1.1 blocks per lost block and fetching no read set. Every read
- * form gives the right bytes with a DataNode really down; two lost units, a flipped byte in a frame
- * on its way to the client, and a client that cannot reach the agents all read right through the
- * fetch path.
+ * reads beside the plan), the lost cells of a whole group come back through the agents with the
+ * right bytes and with the client receiving at most 1.1 blocks per lost block and fetching no
+ * read set. Two lost units come back through a chain each (RS, LRC) or the read set (Clay,
+ * Butterfly). Every read form gives the right bytes with a DataNode really down; a flipped byte
+ * in a frame on its way to the client, a helper breaking off or stalling, and a client that
+ * cannot reach the agents all read right through the fetch path, and agents that could not be
+ * reached are not dialed again.
  */
 class AgentDegradedReadTest {
   private static final int CELL = 64 * 1024;
@@ -61,7 +64,7 @@ class AgentDegradedReadTest {
 
       for (Case f : cases) {
         wholeLostBlockThroughTheAgents(c, f);
-        twoLostUnitsFetchTheReadSet(c, f);
+        twoLostUnits(c, f);
       }
       concurrentReaders(c, cases);
       flippedFrameIsNeverDelivered(c, cases.get(2), false);
@@ -219,8 +222,12 @@ class AgentDegradedReadTest {
     }
   }
 
-  /** Two lost data units in the range: the read set's full decode, right bytes. */
-  private static void twoLostUnitsFetchTheReadSet(DegradedCluster c, Case f) throws Exception {
+  /**
+   * Two lost data units in the range: RS and LRC rebuild each through the agents (a chain per
+   * unit); Clay and Butterfly, whose sub-chunk repair needs every other unit, decode from the
+   * read set. Right bytes either way.
+   */
+  private static void twoLostUnits(DegradedCluster c, Case f) throws Exception {
     try (DistributedFileSystem client = c.ourClient(); FSDataInputStream in = client.open(f.path())) {
       EcRepairStripedInputStream s = (EcRepairStripedInputStream) in.getWrappedStream();
       s.markDead(c.holder(f.path(), 0, 1));
@@ -228,7 +235,16 @@ class AgentDegradedReadTest {
       byte[] got = new byte[3 * CELL];
       in.readFully(CELL / 2, got);
       ReadForms.assertRange(f.data(), CELL / 2, got, f.name() + " two lost units");
-      assertEquals(0, DegradedReadStats.of(in).agentReads(), f.name());
+      DegradedReadStats stats = DegradedReadStats.of(in);
+      if (RepairCatalog.spec(f.policy()).subPacketization() == 1) {
+        // A chain per lost unit, each from the units still there; the client fetches only the
+        // healthy halves of units 0 and 3 that the read wants.
+        assertEquals(2, stats.agentReads(), f.name() + ": " + stats);
+        assertEquals(CELL, stats.bytesFetched(), f.name() + ": " + stats);
+      } else {
+        // A sub-chunk repair needs every other unit: no plan, the read set's full decode.
+        assertEquals(0, stats.agentReads(), f.name() + ": " + stats);
+      }
     }
   }
 
@@ -314,16 +330,46 @@ class AgentDegradedReadTest {
   /** A client whose agent port offset points where no agent listens reads right by fetching. */
   private static void unreachableAgentsFallBack(DegradedCluster c, Case f) throws Exception {
     Configuration conf = new Configuration(c.conf);
-    conf.setInt(io.ecrepair.hdfs.task.DataNodeKeys.AGENT_PORT_OFFSET_KEY, DegradedCluster.AGENT_PORT_OFFSET + 1);
+    int offset = DegradedCluster.AGENT_PORT_OFFSET + 1;
+    conf.setInt(io.ecrepair.hdfs.task.DataNodeKeys.AGENT_PORT_OFFSET_KEY, offset);
+    List<java.net.ServerSocket> listeners = new ArrayList<>();
+    try {
+      assertFallsBack(c, f, conf, "without reachable agents");
+      // The agents that refused are left out for a while: with something now listening on their
+      // ports that would take a connection and never answer, the next read fetches the read set at
+      // once, dialing none of them.
+      for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : c.cluster.getDataNodes()) {
+        try {
+          listeners.add(new java.net.ServerSocket(dn.getXferPort() + offset, 50,
+              java.net.InetAddress.getLoopbackAddress()));
+        } catch (java.net.BindException e) {
+          // that port is some other socket's: nothing to watch there
+        }
+      }
+      assertFallsBack(c, f, conf, "with the unreachable agents left out");
+      for (java.net.ServerSocket l : listeners) {
+        l.setSoTimeout(100);
+        assertThrows(java.net.SocketTimeoutException.class, l::accept,
+            "a read dialed the agent at port " + l.getLocalPort() + ", which had not been reached before");
+      }
+    } finally {
+      AgentReads.forgetUnreachable();
+      for (java.net.ServerSocket l : listeners) {
+        l.close();
+      }
+    }
+  }
+
+  private static void assertFallsBack(DegradedCluster c, Case f, Configuration conf, String what) throws Exception {
     try (FileSystem client = FileSystem.newInstance(c.uri(), conf); FSDataInputStream in = client.open(f.path())) {
       EcRepairStripedInputStream s = (EcRepairStripedInputStream) in.getWrappedStream();
       s.markDead(c.holder(f.path(), 0, 1));
       byte[] got = new byte[2 * CELL];
       in.readFully(CELL / 2, got);
-      ReadForms.assertRange(f.data(), CELL / 2, got, f.name() + " without reachable agents");
+      ReadForms.assertRange(f.data(), CELL / 2, got, f.name() + " " + what);
       DegradedReadStats stats = DegradedReadStats.of(in);
-      assertEquals(1, stats.agentFallbacks(), f.name() + ": " + stats);
-      assertEquals(0, stats.agentReads(), f.name() + ": " + stats);
+      assertEquals(1, stats.agentFallbacks(), f.name() + " " + what + ": " + stats);
+      assertEquals(0, stats.agentReads(), f.name() + " " + what + ": " + stats);
     }
   }
 }
