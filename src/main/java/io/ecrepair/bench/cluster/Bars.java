@@ -89,11 +89,11 @@ public final class Bars {
       if (!named || r.client().equals("stock")) {
         continue;
       }
-      bars.add(new Bar("degraded read / healthy read, our client, " + r.scenario(), r.slowdown(),
+      bars.add(new Bar("degraded read / healthy read, our client, " + r.policy(), r.slowdown(),
           String.format(Locale.ROOT, "<= %.1fx", DEGRADED_READ_SLOWDOWN), r.slowdown() <= DEGRADED_READ_SLOWDOWN,
           String.format(Locale.ROOT, "%s: %.2f s against %.2f s", r.strategy(), r.degradedSeconds(),
               r.healthySeconds())));
-      bars.add(new Bar("client received per degraded block, " + r.scenario(), r.fetchedBlocks(),
+      bars.add(new Bar("client received per degraded block, " + r.policy(), r.fetchedBlocks(),
           String.format(Locale.ROOT, "<= %.1f blocks", DEGRADED_READ_BLOCKS), r.fetchedBlocks() <= DEGRADED_READ_BLOCKS,
           r.strategy()));
     }
