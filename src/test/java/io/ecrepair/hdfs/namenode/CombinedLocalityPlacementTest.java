@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Combined-locality placement on MiniDFSClusters with racks: LRC(6,2,1) (f = 2) has rack
  * slots {0,1} {2,6} {3,4} {5,7} {8}, so it needs 5 racks. Every group the tests write is checked:
  * each slot in one rack, at most f blocks of a group per rack; after DataNodes or a whole rack
- * stop, the rebuilt blocks keep that layout and every internal block and file is byte-equal.
+ * stop, the rebuilt blocks keep that layout and every internal block and file is byte-equal; the
+ * Balancer, the Mover and decommissioning keep it too.
  */
 class CombinedLocalityPlacementTest {
   private static final int CELL = 64 * 1024;
@@ -158,6 +159,54 @@ class CombinedLocalityPlacementTest {
       }
       assertTrue(c.hdfs.readsBack(file, c.files.get(file)));
       assertTrue(c.hdfs.readsBack(plain, plainBytes));
+    }
+  }
+
+  /**
+   * {@code hdfs mover} after the file's directory turns COLD, with ARCHIVE storage on one new
+   * DataNode per rack and on three in a new rack: in each rack one block of a slot moves onto
+   * the rack's ARCHIVE node, and its slot-mate, which has no ARCHIVE node left in its rack, stays
+   * on DISK rather than leave for the new rack, as HDFS's rule would have it do. Every slot keeps
+   * its rack, at most f blocks of a group per rack, and the file reads back.
+   */
+  @Test
+  void moverKeepsTheLayout() throws Exception {
+    try (RepairCluster c = cluster(racks(5, 3))) {
+      org.apache.hadoop.fs.Path file = c.write("f", 2 * 6 * 2 * CELL, 17);
+      assertCombined(c, file, 5);
+      Map<Integer, Map<Integer, String>> before = layouts(c, file);
+
+      String[] archiveRacks = {"/rack0", "/rack1", "/rack2", "/rack3", "/rack4", "/rack5", "/rack5", "/rack5"};
+      org.apache.hadoop.fs.StorageType[][] archive = new org.apache.hadoop.fs.StorageType[archiveRacks.length][];
+      java.util.Arrays.fill(archive, new org.apache.hadoop.fs.StorageType[] {org.apache.hadoop.fs.StorageType.ARCHIVE});
+      c.cluster.startDataNodes(c.conf, archiveRacks.length, archive, true, null, archiveRacks, null, null, null, false,
+          false, false, null, null, null);
+      c.cluster.waitActive();
+      c.fs.setStoragePolicy(file.getParent(), "COLD");
+
+      Configuration mover = new Configuration(c.conf);
+      mover.setInt(DFSConfigKeys.DFS_MOVER_RETRY_MAX_ATTEMPTS_KEY, 2); // blocks that may not move are given up soon
+      int exit = org.apache.hadoop.util.ToolRunner.run(mover, new org.apache.hadoop.hdfs.server.mover.Mover.Cli(),
+          new String[] {"-p", file.toString()});
+      // Done, or some blocks could not be moved (-2: none of them could be scheduled; -3: no progress).
+      assertTrue(exit == 0 || exit == -2 || exit == -3, "the Mover ended with " + exit);
+      c.awaitHealthy();
+
+      int archived = 0;
+      for (LocatedBlock block : c.groups(file)) {
+        for (org.apache.hadoop.fs.StorageType t : block.getStorageTypes()) {
+          archived += t == org.apache.hadoop.fs.StorageType.ARCHIVE ? 1 : 0;
+        }
+      }
+      assertTrue(archived >= 5 * before.size(), "the Mover moved blocks onto ARCHIVE: " + archived);
+      assertCombined(c, file, 5);
+      Map<Integer, Map<Integer, String>> after = layouts(c, file);
+      for (int g : before.keySet()) {
+        for (int u = 0; u < 8; u++) {
+          assertEquals(before.get(g).get(u), after.get(g).get(u), "group " + g + " unit " + u + " changed rack");
+        }
+      }
+      assertTrue(c.hdfs.readsBack(file, c.files.get(file)));
     }
   }
 
