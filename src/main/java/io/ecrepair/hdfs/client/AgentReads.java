@@ -122,18 +122,24 @@ final class AgentReads {
     this.client = client;
     this.portOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
     this.enabled = conf.getBoolean(ENABLED_KEY, ENABLED_DEFAULT) && portOffset > 0;
-    this.stallMillis = Math.max(1, Math.min(client.getConf().getSocketTimeout(),
-        conf.getLong(STALL_MS_KEY, STALL_MS_DEFAULT)));
+    int socketTimeout = client.getConf().getSocketTimeout();
+    this.stallMillis = Math.max(1, atMostSocketTimeout(conf.getLong(STALL_MS_KEY, STALL_MS_DEFAULT), socketTimeout));
     this.sliceBytes = Math.min(PlanPartRequest.MAX_PIECE,
         Math.max(1, conf.getInt(SLICE_KB_KEY, SLICE_KB_DEFAULT)) * 1024);
-    this.pieceBytes = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT) * 1024;
+    this.pieceBytes = (int) Math.max(PlanPartRequest.MIN_PIECE, Math.min(PlanPartRequest.MAX_PIECE,
+        conf.getLong(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT) * 1024));
     this.costs = costs;
     this.aheadBytes = (int) Math.min(Integer.MAX_VALUE / 2,
         Math.max(0, conf.getLong(AHEAD_KB_KEY, AHEAD_KB_DEFAULT)) * 1024);
-    this.connectMillis = Math.max(1, Math.min(client.getConf().getSocketTimeout(),
-        conf.getInt(CONNECT_MS_KEY, CONNECT_MS_DEFAULT)));
+    this.connectMillis = (int) Math.max(1, atMostSocketTimeout(conf.getInt(CONNECT_MS_KEY, CONNECT_MS_DEFAULT),
+        socketTimeout));
     this.unreachableNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, conf.getLong(UNREACHABLE_MS_KEY,
         UNREACHABLE_MS_DEFAULT)));
+  }
+
+  /** {@code millis}, but at most the client's socket timeout when it has one ({@code dfs.client.socket-timeout} 0: none). */
+  static long atMostSocketTimeout(long millis, int socketTimeout) {
+    return socketTimeout > 0 ? Math.min(millis, socketTimeout) : millis;
   }
 
   /** {@value #AHEAD_KB_KEY} in bytes. */
