@@ -11,7 +11,8 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 public final class ReadFaults {
   /** What a test injects. */
   public interface Hook {
-    public void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException;
+    default void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException {
+    }
 
     /**
      * Before the part of node {@code node} on {@code datanode} sends its {@code frames}-th frame
@@ -22,7 +23,7 @@ public final class ReadFaults {
     }
   }
 
-  private static final Hook NONE = (source, ranges) -> { };
+  private static final Hook NONE = new Hook() { };
   private static volatile Hook hook = NONE;
 
   private ReadFaults() {}

@@ -257,10 +257,6 @@ class AgentDegradedReadTest {
     AtomicInteger flipped = new AtomicInteger();
     ReadFaults.set(new ReadFaults.Hook() {
       @Override
-      public void afterRange(DatanodeInfo source, int rangesDelivered) {
-      }
-
-      @Override
       public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
         if (frames == 2 && flipped.getAndIncrement() == 0) {
           if (breakOff) {
@@ -295,10 +291,6 @@ class AgentDegradedReadTest {
   private static void stalledHelperFallsBack(DegradedCluster c, Case f) throws Exception {
     AtomicInteger stalled = new AtomicInteger();
     ReadFaults.set(new ReadFaults.Hook() {
-      @Override
-      public void afterRange(DatanodeInfo source, int rangesDelivered) {
-      }
-
       @Override
       public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
         if (frames == 2 && stalled.getAndIncrement() == 0) {

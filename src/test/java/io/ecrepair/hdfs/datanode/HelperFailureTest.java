@@ -40,14 +40,18 @@ class HelperFailureTest {
       DatanodeInfo helper = c.holder(file, 0, 3);
       java.util.concurrent.atomic.AtomicBoolean killing = new java.util.concurrent.atomic.AtomicBoolean();
       java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
-      ReadFaults.set((source, ranges) -> {
-        if (source.getXferPort() == helper.getXferPort() && killing.compareAndSet(false, true)) {
-          try {
-            c.stop(helper);
-          } finally {
-            killed.set(true); // only now may the test thread look at the cluster again
+      ReadFaults.set(new ReadFaults.Hook() {
+        @Override
+        public void afterRange(org.apache.hadoop.hdfs.protocol.DatanodeInfo source, int ranges)
+            throws java.io.IOException {
+          if (source.getXferPort() == helper.getXferPort() && killing.compareAndSet(false, true)) {
+            try {
+              c.stop(helper);
+            } finally {
+              killed.set(true); // only now may the test thread look at the cluster again
+            }
+            throw new java.io.IOException("test: helper " + source + " killed after its first range");
           }
-          throw new java.io.IOException("test: helper " + source + " killed after its first range");
         }
       });
       List<TaskReport> reports = c.loseWithFault(lost, killed::get, "no repair read from the helper");

@@ -176,10 +176,6 @@ class ParallelRepairTest {
     AtomicBoolean flipped = new AtomicBoolean();
     List<TaskReport> reports = loseWithFault("clay", 4, 2, new ReadFaults.Hook() {
       @Override
-      public void afterRange(DatanodeInfo source, int rangesDelivered) {
-      }
-
-      @Override
       public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) {
         if (frames == 3 && frame.length > 0 && flipped.compareAndSet(false, true)) {
           frame[frame.length / 2] ^= 0x40;
@@ -195,10 +191,6 @@ class ParallelRepairTest {
   void aParticipantThatFailsMidBlockIsFinishedCentrally() throws Exception {
     AtomicBoolean failed = new AtomicBoolean();
     List<TaskReport> reports = loseWithFault("butterfly", 4, 2, new ReadFaults.Hook() {
-      @Override
-      public void afterRange(DatanodeInfo source, int rangesDelivered) {
-      }
-
       @Override
       public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
         if (frames == 5 && failed.compareAndSet(false, true)) {
@@ -237,10 +229,6 @@ class ParallelRepairTest {
       AtomicBoolean killing = new AtomicBoolean();
       java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
       ReadFaults.set(new ReadFaults.Hook() {
-        @Override
-        public void afterRange(DatanodeInfo source, int rangesDelivered) {
-        }
-
         @Override
         public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
           Integer j = indexOf.get(datanode);
