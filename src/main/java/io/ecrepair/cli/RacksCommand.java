@@ -1,8 +1,6 @@
 package io.ecrepair.cli;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.codes.lrc.LrcCode;
-import io.ecrepair.codes.lrc.LrcFamily;
 import io.ecrepair.layout.Policy;
 import io.ecrepair.plan.CombinedLocality;
 import java.io.PrintWriter;
@@ -20,14 +18,16 @@ import picocli.CommandLine.Spec;
 @Command(name = "racks", mixinStandardHelpOptions = true,
     description = {"Combined locality (ECWide) for LRC policies: how a block group is placed on racks so that a lost "
         + "block is rebuilt with one partial sum per other rack of its local group, what each repair sends across "
-        + "racks against one block per rack, and the fault tolerance.",
+        + "racks against one block per rack, and the fault tolerance. For RS, Clay and Butterfly policies: topology "
+        + "locality (the group m blocks to a rack), which the NameNode gives the policies named in "
+        + "ecrepair.namenode.topology-locality.policies.",
         "With --search: the LRC (k, l, g) and rack count that need the least cross-rack repair bandwidth for k data "
             + "blocks, a fault tolerance and the largest storage overhead allowed, within HDFS's 16 blocks per group."})
 final class RacksCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--policy", description = "An LRC policy, e.g. LRC-L2-12-4-1024k.")
+  @Option(names = "--policy", description = "An EC policy, e.g. LRC-L2-12-4-1024k or RS-10-4-1024k.")
   String policyName;
 
   @Option(names = "--per-rack", description = "Blocks of a group per rack, at most the fault tolerance "
@@ -69,20 +69,19 @@ final class RacksCommand implements Callable<Integer> {
 
   private int showPlacement() {
     CodeSpec code = Policy.parse(policyName).code();
-    if (!new LrcFamily().accepts(code.codec())) {
-      throw new IllegalArgumentException(policyName + " is not an LRC policy: combined locality needs local groups "
-          + "(RS, Clay and Butterfly keep HDFS's placement, one block per rack)");
-    }
-    LrcCode.Params p = LrcFamily.params(code);
+    CombinedLocality.Code shape = CombinedLocality.codeOf(code).orElseThrow(() -> new IllegalArgumentException(
+        policyName + " has neither local groups nor the fault tolerance of an MDS code: no rack layout for it"));
     int f = code.faultTolerance();
-    CombinedLocality c = CombinedLocality.place(p, perRack == null ? f : perRack);
+    CombinedLocality c = CombinedLocality.place(shape, perRack == null ? f : perRack);
+    boolean lrc = shape instanceof CombinedLocality.Lrc;
     List<Map<String, Object>> rows = new ArrayList<>();
     double combined = 0;
     double spread = 0;
-    for (int u = 0; u < p.n(); u++) {
+    for (int u = 0; u < code.n(); u++) {
       Map<String, Object> row = new LinkedHashMap<>();
       row.put("index", u);
-      row.put("kind", u < p.k() ? "data" : u < p.k() + p.l() ? "local parity" : "global parity");
+      row.put("kind", u < code.k() ? "data" : !lrc ? "parity" : shape.isLocalParity(u) ? "local parity"
+          : "global parity");
       row.put("rack", c.rackOf(u));
       row.put("crossRackBlocks", c.crossRackBlocks(u));
       row.put("spreadCrossRackBlocks", c.spreadCrossRackBlocks(u));
@@ -98,16 +97,23 @@ final class RacksCommand implements Callable<Integer> {
       j.put("racks", c.racks());
       j.put("fewestRacks", c.fewestRacks());
       j.put("faultTolerance", Map.of("blocks", f, "racks", c.mostInOneRack() <= f ? 1 : 0));
-      j.put("meanCrossRackBlocks", combined / p.n());
-      j.put("spreadMeanCrossRackBlocks", spread / p.n());
+      j.put("locality", lrc ? "combined" : "topology");
+      j.put("meanCrossRackBlocks", combined / code.n());
+      j.put("spreadMeanCrossRackBlocks", spread / code.n());
       j.put("blocks", rows);
       JsonOutput.print(out, j);
       return 0;
     }
     out.printf("%s: %d blocks on %d racks, at most %d per rack: survives any %d lost blocks or any one rack%n",
-        policyName, p.n(), c.racks().size(), c.mostInOneRack(), f);
-    out.printf("fits on %d racks or more (racks holding the last blocks of different groups share); the NameNode's "
-        + "CombinedLocalityPlacementPolicy places it so on a cluster with that many racks%n", c.fewestRacks());
+        policyName, code.n(), c.racks().size(), c.mostInOneRack(), f);
+    if (lrc) {
+      out.printf("fits on %d racks or more (racks holding the last blocks of different groups share); the NameNode's "
+          + "CombinedLocalityPlacementPolicy places it so on a cluster with that many racks%n", c.fewestRacks());
+    } else {
+      out.printf("topology locality: the NameNode's CombinedLocalityPlacementPolicy places it so on %d racks or more "
+          + "when ecrepair.namenode.topology-locality.policies names it; a repair reads any %d blocks, summed inside "
+          + "each rack (RS chains with ecrepair.datanode.rebuild.rs)%n", c.fewestRacks(), code.k());
+    }
     Table racks = new Table("rack", "blocks").leftAligned();
     for (int r = 0; r < c.racks().size(); r++) {
       racks.row(r, c.racks().get(r));
@@ -118,7 +124,7 @@ final class RacksCommand implements Callable<Integer> {
         r.get("spreadCrossRackBlocks")));
     t.print(out);
     out.printf("mean cross-rack repair bandwidth: %.2f blocks, against %.2f with one block per rack%n",
-        combined / p.n(), spread / p.n());
+        combined / code.n(), spread / code.n());
     return 0;
   }
 

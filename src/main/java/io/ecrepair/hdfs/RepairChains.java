@@ -21,8 +21,9 @@ import java.util.stream.IntStream;
  * coefficients; the helpers form a chain that adds the terms one after another, and the
  * requestor receives the finished sum, so no link carries more than one block. The path is
  * chosen by ECPipe's weighted path selection with weights from the helpers' load
- * ({@link Pipelines#leastLoadedPath}): RS takes the k least loaded survivors, LRC orders its
- * local group. The helpers of each rack are then put together and the requestor's rack last,
+ * ({@link Pipelines#leastLoadedPath}): RS takes the k least loaded survivors of the racks that
+ * hold most of them ({@link Pipelines#fewestRacks}: all of them unless racks hold several, as
+ * with topology locality), LRC orders its local group. The helpers of each rack are then put together and the requestor's rack last,
  * so one partial sum leaves each other rack (ECWide's rack-local repair, along a chain).
  */
 public final class RepairChains {
@@ -57,11 +58,16 @@ public final class RepairChains {
       (helpers.blockLength(u) > 0 ? stored : zeros).add(u);
     }
     long unit = Math.max(1, helpers.blockLength(lost));
+    // Ties are broken in an order rotated per group: by the group's sequence, since HDFS keeps
+    // the internal block index in a group id's low 4 bits (a rotation by the id itself would be
+    // the same for every group whenever the helper count divides 16, as RS(6,3)'s 8 do).
+    long rotation = groupId >> 4;
     boolean anyK = Codecs.family(spec.codec().toLowerCase(Locale.ROOT)) instanceof RsFamily;
     int need = spec.k() - zeros.size();
     if (anyK && need > 0 && need <= stored.size()) {
-      int[] pool = stored.stream().mapToInt(Integer::intValue).toArray();
-      int[] path = Pipelines.leastLoadedPath(pool, helpers.loads(pool), costs(helpers, pool), need, unit, groupId);
+      int[] all = stored.stream().mapToInt(Integer::intValue).toArray();
+      int[] pool = Pipelines.fewestRacks(all, racks(helpers, all), requestorRack, need);
+      int[] path = Pipelines.leastLoadedPath(pool, helpers.loads(pool), costs(helpers, pool), need, unit, rotation);
       List<Integer> chosen = new ArrayList<>(zeros);
       for (int u : path) {
         chosen.add(u);
@@ -75,7 +81,7 @@ public final class RepairChains {
     }
     int[] reads = coef.keySet().stream().mapToInt(Integer::intValue).toArray();
     int[] path = Pipelines.leastLoadedPath(reads, helpers.loads(reads), costs(helpers, reads), reads.length, unit,
-        groupId);
+        rotation);
     return chain(spec, lost, available, path, helpers, sliceBytes, requestorRack);
   }
 

@@ -1,6 +1,8 @@
 package io.ecrepair.plan;
 
+import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.lrc.LrcCode;
+import io.ecrepair.codes.lrc.LrcFamily;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,30 +17,140 @@ import java.util.Optional;
  * block has a rack of its own (HDFS's rack-fault-tolerant placement with enough racks). Global
  * parities share racks of their own, c to a rack. Any rack can fail without loss, because no
  * rack holds more than f blocks and the code decodes any f losses.
+ *
+ * <p>An MDS code (RS, Clay, Butterfly: f = m) has no local groups; its topology locality
+ * ({@link #topology}) puts the whole group c to a rack, so a repair that reads any k blocks
+ * reads its lost block's rack-mates and the fullest racks, and sends one partial sum per rack
+ * it reads beyond its own.
  */
-public record CombinedLocality(LrcCode.Params code, int perRack, List<List<Integer>> racks) {
+public record CombinedLocality(Code code, int perRack, List<List<Integer>> racks) {
+
+  /** What the layout needs to know of a code. */
+  public sealed interface Code permits Lrc, Mds {
+    /** Blocks per group. */
+    int n();
+
+    /** Lost blocks any group survives: at most this many of a group go in one rack. */
+    int faultTolerance();
+
+    /** Units placed together, each list on racks of its own, in this order. */
+    List<List<Integer>> localGroups();
+
+    /** Whether {@code unit} is a local parity (its rack is best kept with a DataNode to spare). */
+    boolean isLocalParity(int unit);
+  }
+
+  /** An Azure-LRC: its local groups, each with its local parity, then the global parities. */
+  public record Lrc(LrcCode.Params params) implements Code {
+    @Override
+    public int n() {
+      return params.n();
+    }
+
+    @Override
+    public int faultTolerance() {
+      return params.g() + 1;
+    }
+
+    @Override
+    public List<List<Integer>> localGroups() {
+      List<List<Integer>> groups = new ArrayList<>();
+      for (int j = 0; j < params.l(); j++) {
+        List<Integer> group = new ArrayList<>();
+        for (int i = params.groupStart(j); i < params.groupEnd(j); i++) {
+          group.add(i);
+        }
+        group.add(params.k() + j); // its local parity
+        groups.add(group);
+      }
+      List<Integer> globals = new ArrayList<>();
+      for (int i = params.k() + params.l(); i < params.n(); i++) {
+        globals.add(i);
+      }
+      groups.add(globals);
+      return groups;
+    }
+
+    @Override
+    public boolean isLocalParity(int unit) {
+      return unit >= params.k() && unit < params.k() + params.l();
+    }
+
+    @Override
+    public String toString() {
+      return params.toString();
+    }
+  }
+
+  /** An MDS code of k data and m parity blocks, which repairs a block from any k others. */
+  public record Mds(int k, int m) implements Code {
+    @Override
+    public int n() {
+      return k + m;
+    }
+
+    @Override
+    public int faultTolerance() {
+      return m;
+    }
+
+    @Override
+    public List<List<Integer>> localGroups() {
+      List<Integer> all = new ArrayList<>();
+      for (int u = 0; u < n(); u++) {
+        all.add(u);
+      }
+      return List.of(all);
+    }
+
+    @Override
+    public boolean isLocalParity(int unit) {
+      return false;
+    }
+
+    @Override
+    public String toString() {
+      return "MDS(" + k + "," + m + ")";
+    }
+  }
 
   /** The placement with {@code perRack} (1..f) blocks of a block group per rack at most. */
   public static CombinedLocality place(LrcCode.Params code, int perRack) {
-    int f = code.g() + 1;
+    return place(new Lrc(code), perRack);
+  }
+
+  /** Topology locality for an MDS code: the group {@code perRack} (1..m) blocks to a rack. */
+  public static CombinedLocality topology(int k, int m, int perRack) {
+    return place(new Mds(k, m), perRack);
+  }
+
+  /**
+   * The layout of {@code spec} with f blocks per rack: combined locality for an LRC, topology
+   * locality for an MDS code; empty for a code that is neither.
+   */
+  public static Optional<CombinedLocality> of(CodeSpec spec) {
+    return codeOf(spec).map(c -> place(c, c.faultTolerance()));
+  }
+
+  /** What the layout needs of {@code spec}: an LRC's groups, or an MDS code's k and m; empty for any other code. */
+  public static Optional<Code> codeOf(CodeSpec spec) {
+    if (new LrcFamily().accepts(spec.codec())) {
+      return Optional.of(new Lrc(LrcFamily.params(spec)));
+    }
+    return spec.faultTolerance() == spec.m() ? Optional.of(new Mds(spec.k(), spec.m())) : Optional.empty();
+  }
+
+  /** The layout of {@code code} with {@code perRack} (1..f) blocks of a block group per rack at most. */
+  public static CombinedLocality place(Code code, int perRack) {
+    int f = code.faultTolerance();
     if (perRack < 1 || perRack > f) {
       throw new IllegalArgumentException("at most " + f + " blocks of a group fit in one rack (the code's fault "
           + "tolerance, so a rack can fail without loss); got " + perRack);
     }
     List<List<Integer>> racks = new ArrayList<>();
-    for (int j = 0; j < code.l(); j++) {
-      List<Integer> group = new ArrayList<>();
-      for (int i = code.groupStart(j); i < code.groupEnd(j); i++) {
-        group.add(i);
-      }
-      group.add(code.k() + j); // its local parity
+    for (List<Integer> group : code.localGroups()) {
       fill(racks, group, perRack);
     }
-    List<Integer> globals = new ArrayList<>();
-    for (int i = code.k() + code.l(); i < code.n(); i++) {
-      globals.add(i);
-    }
-    fill(racks, globals, perRack);
     return new CombinedLocality(code, perRack, List.copyOf(racks));
   }
 
@@ -113,23 +225,41 @@ public record CombinedLocality(LrcCode.Params code, int perRack, List<List<Integ
     return repairReads(lost).size();
   }
 
-  /** The blocks a single-block repair of {@code lost} reads: its local group, or all data for a global parity. */
+  /**
+   * The blocks a single-block repair of {@code lost} reads: an LRC's local group, or all data
+   * for a global parity; for an MDS code, k blocks on the fewest racks (its rack-mates, then
+   * the fullest racks).
+   */
   public List<Integer> repairReads(int lost) {
     List<Integer> reads = new ArrayList<>();
-    if (lost >= code.k() + code.l()) {
-      for (int i = 0; i < code.k(); i++) {
+    if (code instanceof Mds mds) {
+      List<List<Integer>> byRack = new ArrayList<>(racks);
+      byRack.sort(Comparator.comparingInt((List<Integer> r) -> r.contains(lost) ? 0 : 1)
+          .thenComparingInt(r -> -r.size()));
+      for (List<Integer> rack : byRack) {
+        for (int u : rack) {
+          if (u != lost && reads.size() < mds.k()) {
+            reads.add(u);
+          }
+        }
+      }
+      return reads;
+    }
+    LrcCode.Params p = ((Lrc) code).params();
+    if (lost >= p.k() + p.l()) {
+      for (int i = 0; i < p.k(); i++) {
         reads.add(i);
       }
       return reads;
     }
-    int group = lost < code.k() ? code.groupOf(lost) : lost - code.k();
-    for (int i = code.groupStart(group); i < code.groupEnd(group); i++) {
+    int group = lost < p.k() ? p.groupOf(lost) : lost - p.k();
+    for (int i = p.groupStart(group); i < p.groupEnd(group); i++) {
       if (i != lost) {
         reads.add(i);
       }
     }
-    if (lost != code.k() + group) {
-      reads.add(code.k() + group);
+    if (lost != p.k() + group) {
+      reads.add(p.k() + group);
     }
     return reads;
   }

@@ -168,6 +168,45 @@ public final class Pipelines {
     return racks.values().stream().flatMap(List::stream).mapToInt(Integer::intValue).toArray();
   }
 
+  /**
+   * The helpers a chain that takes any {@code need} of {@code pool} should choose among so that
+   * it crosses as few racks as possible (topology locality, for RS): the requestor's rack, then
+   * the racks holding most of the pool, as many as it takes to hold {@code need}, with every
+   * rack that ties with the last one taken, so that path selection still chooses by load among
+   * equals. Where every rack holds one helper (HDFS's placement with racks enough) that is the
+   * whole pool.
+   *
+   * @param rackOf the rack of each helper of {@code pool}, in the same order
+   */
+  public static int[] fewestRacks(int[] pool, String[] rackOf, String requestorRack, int need) {
+    if (pool.length != rackOf.length) {
+      throw new IllegalArgumentException(pool.length + " helpers with " + rackOf.length + " racks");
+    }
+    Map<String, Integer> count = new LinkedHashMap<>();
+    for (String r : rackOf) {
+      count.merge(r, 1, Integer::sum);
+    }
+    int held = count.getOrDefault(requestorRack, 0);
+    List<Integer> others = count.entrySet().stream().filter(e -> !java.util.Objects.equals(e.getKey(), requestorRack))
+        .map(Map.Entry::getValue).sorted(java.util.Comparator.reverseOrder()).toList();
+    int least = Integer.MAX_VALUE; // the smallest rack that must be taken
+    for (int c : others) {
+      if (held >= need) {
+        break;
+      }
+      held += c;
+      least = c;
+    }
+    int threshold = least;
+    List<Integer> chosen = new ArrayList<>();
+    for (int i = 0; i < pool.length; i++) {
+      if (java.util.Objects.equals(rackOf[i], requestorRack) || count.get(rackOf[i]) >= threshold) {
+        chosen.add(pool[i]);
+      }
+    }
+    return chosen.stream().mapToInt(Integer::intValue).toArray();
+  }
+
   /** Hops of {@code path} (then into the requestor) that go from one rack to another. */
   public static int crossRackHops(int[] path, String[] rackOf, String requestorRack) {
     int hops = 0;

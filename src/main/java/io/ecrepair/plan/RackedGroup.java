@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One LRC block group on named racks under combined locality ({@link CombinedLocality}):
+ * One block group on named racks under combined or topology locality ({@link CombinedLocality}):
  * where each unit is, and which rack a rebuilt unit should join so that its group keeps its
  * rack-local repair. Pure bookkeeping; the NameNode's placement policy asks it.
  */
@@ -71,5 +71,9 @@ public final class RackedGroup {
 
   public int perRack() {
     return layout.perRack();
+  }
+
+  public CombinedLocality layout() {
+    return layout;
   }
 }

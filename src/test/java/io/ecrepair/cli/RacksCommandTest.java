@@ -37,6 +37,22 @@ class RacksCommandTest {
   }
 
   @Test
+  void showsTopologyLocalityForAnMdsPolicy() throws Exception {
+    EcRepairCliTest.Run r = run("racks", "--policy", "RS-10-4-1024k", "--json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode j = r.json();
+    assertEquals("topology", j.get("locality").asText());
+    assertEquals(4, j.get("fewestRacks").asInt(), "4+4+4+2");
+    JsonNode data0 = j.get("blocks").get(0);
+    assertEquals(2, data0.get("crossRackBlocks").asInt(), "3 rack-mates, one sum from each of two full racks");
+    assertEquals(10, data0.get("spreadCrossRackBlocks").asInt());
+    assertEquals("parity", j.get("blocks").get(13).get("kind").asText());
+    EcRepairCliTest.Run text = run("racks", "--policy", "CLAY-6-3-1024k");
+    assertEquals(0, text.code(), text.err());
+    assertTrue(text.out().contains("ecrepair.namenode.topology-locality.policies"), text.out());
+  }
+
+  @Test
   void searchesTheParameters() throws Exception {
     EcRepairCliTest.Run r = run("racks", "--search", "--k", "10", "--faults", "3", "--max-overhead", "1.6", "--json");
     assertEquals(0, r.code(), r.err());
@@ -46,7 +62,7 @@ class RacksCommandTest {
 
   @Test
   void badInputIsOneLine() {
-    assertOneLineError(run("racks", "--policy", "RS-10-4-1024k"), "not an LRC policy");
+    assertOneLineError(run("racks", "--policy", "RS-10-4-1024k", "--per-rack", "5"), "at most 4 blocks");
     assertOneLineError(run("racks", "--policy", "LRC-L2-12-4-1024k", "--per-rack", "4"), "at most 3 blocks");
     assertOneLineError(run("racks"), "--policy");
     assertOneLineError(run("racks", "--search", "--k", "10"), "--search needs");

@@ -83,6 +83,38 @@ class CombinedLocalityTest {
     assertThrows(IllegalArgumentException.class, () -> CombinedLocality.place(new LrcCode.Params(12, 2, 2), 4));
   }
 
+  /**
+   * Topology locality for RS, Clay and Butterfly (no local groups): m to a rack, a rack loses
+   * nothing the code cannot rebuild, and a repair reads its rack-mates and the fullest racks.
+   */
+  @Test
+  void mdsCodesGetTopologyLocality() {
+    CombinedLocality rs104 = CombinedLocality.of(new CodeSpec("rs", 10, 4)).orElseThrow();
+    assertEquals(List.of(List.of(0, 1, 2, 3), List.of(4, 5, 6, 7), List.of(8, 9, 10, 11), List.of(12, 13)),
+        rs104.racks());
+    assertEquals(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), rs104.repairReads(0));
+    assertEquals(2, rs104.crossRackBlocks(0), "3 rack-mates, then one sum from each of two full racks");
+    assertEquals(10, rs104.spreadCrossRackBlocks(0));
+    // Unit 12's rack holds one mate: the 9 others come from the three full racks.
+    assertEquals(List.of(13, 0, 1, 2, 3, 4, 5, 6, 7, 8), rs104.repairReads(12));
+    assertEquals(3, rs104.crossRackBlocks(12));
+    assertEquals(4, rs104.mostInOneRack());
+    assertEquals(4, rs104.fewestRacks());
+    for (String codec : new String[] {"rs", "clay", "butterfly"}) {
+      int m = codec.equals("butterfly") ? 2 : 3;
+      CodeSpec spec = new CodeSpec(codec, codec.equals("butterfly") ? 4 : 6, m);
+      RepairableCode code = spec.create(RegionCoders.java());
+      CombinedLocality placed = CombinedLocality.of(spec).orElseThrow();
+      assertTrue(placed.code() instanceof CombinedLocality.Mds, spec.toString());
+      for (List<Integer> rack : placed.racks()) {
+        assertEquals(m, rack.size(), spec + ": " + placed.racks());
+        assertTrue(code.decodable(rack.stream().mapToInt(Integer::intValue).toArray()), spec + " loses " + rack);
+      }
+    }
+    assertTrue(CombinedLocality.of(new CodeSpec("lrc-l2", 12, 4)).orElseThrow().code() instanceof CombinedLocality.Lrc);
+    assertThrows(IllegalArgumentException.class, () -> CombinedLocality.topology(10, 4, 5));
+  }
+
   @Test
   void partlyFilledRacksShareWhenRacksAreFew() {
     // LRC(12,2,2), 3 per rack: racks of 3,3,1 | 3,3,1 | 2; the two local parities share a rack.

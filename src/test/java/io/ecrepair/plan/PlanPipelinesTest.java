@@ -227,4 +227,26 @@ class PlanPipelinesTest {
         new String[] {"/a", "/a", "/b", "/b", "/c", "/c"}, "/d"));
     assertArrayEquals(path, Pipelines.groupByRack(path, new String[6], null), "no racks: the order stands");
   }
+
+  @Test
+  void anyKHelpersComeFromTheFewestRacks() {
+    // RS(10,4) with topology locality, unit 0 lost: racks /a {1,2,3}, /b {4..7}, /c {8..11}, /d {12,13}.
+    int[] pool = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+    String[] racks = {"/a", "/a", "/a", "/b", "/b", "/b", "/b", "/c", "/c", "/c", "/c", "/d", "/d"};
+    assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Pipelines.fewestRacks(pool, racks, "/a", 10),
+        "the requestor's rack and the two full racks; /d left out");
+    // From a fresh rack the three full racks hold 11 of the 10 needed.
+    assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Pipelines.fewestRacks(pool, racks, "/e", 10));
+    assertArrayEquals(new int[] {1, 2, 3}, Pipelines.fewestRacks(pool, racks, "/a", 3), "the rack-mates suffice");
+    assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Pipelines.fewestRacks(pool, racks, "/a", 7),
+        "/b and /c tie for the one rack needed: both stay, for path selection to choose by load");
+    String[] uneven = {"/a", "/a", "/a", "/b", "/b", "/b", "/b", "/c", "/c", "/c", "/d", "/d", "/d"};
+    assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6, 7}, Pipelines.fewestRacks(pool, uneven, "/a", 7),
+        "/b alone holds the 4 more needed");
+    assertArrayEquals(pool, Pipelines.fewestRacks(pool, racks, "/a", 12));
+    // One helper per rack (HDFS's placement): every helper stays a candidate.
+    int[] spread = {1, 2, 3, 4};
+    assertArrayEquals(spread, Pipelines.fewestRacks(spread, new String[] {"/a", "/b", "/c", "/d"}, "/e", 3));
+    assertArrayEquals(spread, Pipelines.fewestRacks(spread, new String[4], null, 3), "no racks");
+  }
 }

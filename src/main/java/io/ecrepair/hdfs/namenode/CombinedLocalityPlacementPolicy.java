@@ -1,6 +1,5 @@
 package io.ecrepair.hdfs.namenode;
 
-import io.ecrepair.codes.lrc.LrcCode;
 import io.ecrepair.plan.CombinedLocality;
 import io.ecrepair.plan.RackAssignment;
 import io.ecrepair.plan.RackedGroup;
@@ -42,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * groups with ECWide's combined locality ({@link CombinedLocality}): each local group on as
  * few racks as the fault tolerance f = g + 1 allows, at most f blocks of a group in any rack,
  * so a lost block is rebuilt by summing inside each rack of its local group and any rack can
- * fail without loss. A rebuilt LRC block goes to the rack of its rack-mates when that rack has
+ * fail without loss. MDS policies (RS, Clay, Butterfly) named in {@link #TOPOLOGY_POLICIES_KEY}
+ * get topology locality the same way: at most m blocks of a group in any rack, on as few racks
+ * as that allows. A rebuilt block goes to the rack of its rack-mates when that rack has
  * an eligible DataNode and room; a block copied off a decommissioning node, to the rack it is
  * copied from; when none of its rack-mates is left, to a rack holding none of
  * the group (so a slot lost with its whole rack is rebuilt together); else to the rack with
@@ -57,11 +58,21 @@ import org.slf4j.LoggerFactory;
  */
 public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy {
   /**
-   * Path prefixes (comma-separated; default none) whose LRC files are placed as HDFS places
-   * them, for example to keep one directory as it was, or to compare the two placements on one
-   * cluster as the benchmark does. Matched against the path as the writer names it.
+   * Path prefixes (comma-separated; default none) whose files are placed as HDFS places them
+   * (LRC files, and those of {@link #TOPOLOGY_POLICIES_KEY}), for example to keep one directory
+   * as it was, or to compare the two placements on one cluster as the benchmark does. Matched
+   * against the path as the writer names it.
    */
   public static final String HDFS_PLACEMENT_PATHS_KEY = "ecrepair.namenode.combined-locality.skip-paths";
+  /**
+   * EC policies without local groups (comma-separated names, such as RS-10-4-1024k; default
+   * none) whose block groups get topology locality: at most m blocks of a group in any rack, on
+   * as few racks as that allows, so a repair that sums inside racks (our RS chains, with
+   * {@code ecrepair.datanode.rebuild.rs}) sends one partial sum per rack it reads instead of
+   * one block per helper. Any one rack can still fail without loss. Unnamed policies keep
+   * HDFS's rack-fault-tolerant placement; LRC policies always get combined locality.
+   */
+  public static final String TOPOLOGY_POLICIES_KEY = "ecrepair.namenode.topology-locality.policies";
 
   private static final Logger LOG = LoggerFactory.getLogger(CombinedLocalityPlacementPolicy.class);
   private static final ThreadLocal<Layout> LAYOUT = new ThreadLocal<>();
@@ -69,19 +80,23 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
   private static final AtomicBoolean ANNOUNCED = new AtomicBoolean();
 
   private volatile List<String> hdfsPlacementPaths = List.of();
+  private volatile Set<String> topologyPolicies = Set.of();
 
   @Override
   public void setConf(Configuration conf) {
     super.setConf(conf);
     hdfsPlacementPaths = List.copyOf(conf.getTrimmedStringCollection(HDFS_PLACEMENT_PATHS_KEY));
+    topologyPolicies = Set.copyOf(conf.getTrimmedStringCollection(TOPOLOGY_POLICIES_KEY));
     String active = "ec-repair: EC placement policy {} active: LRC block groups placed with combined locality (each "
-        + "local group on as few racks as its fault tolerance allows), rebuilt LRC blocks join their rack-mates; other "
+        + "local group on as few racks as its fault tolerance allows){}, rebuilt blocks join their rack-mates; other "
         + "policies as {} (HDFS's rack-fault-tolerant placement); every reconstruction target is the least-loaded "
         + "eligible DataNode of its scope";
+    String topology = topologyPolicies.isEmpty() ? ""
+        : ", " + new TreeSet<>(topologyPolicies) + " with topology locality (at most m blocks of a group per rack)";
     if (ANNOUNCED.compareAndSet(false, true)) {
-      LOG.info(active, getClass().getSimpleName(), SpreadRepairPlacementPolicy.class.getSimpleName());
+      LOG.info(active, getClass().getSimpleName(), topology, SpreadRepairPlacementPolicy.class.getSimpleName());
     } else {
-      LOG.debug(active, getClass().getSimpleName(), SpreadRepairPlacementPolicy.class.getSimpleName());
+      LOG.debug(active, getClass().getSimpleName(), topology, SpreadRepairPlacementPolicy.class.getSimpleName());
     }
   }
 
@@ -139,22 +154,22 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
       return null;
     }
     if (chosen == null || chosen.isEmpty()) {
-      return LrcGroups.ofFile(fsn.get(), srcPath).map(this::newGroup).orElse(null);
+      return GroupLayouts.ofFile(fsn.get(), srcPath, topologyPolicies).map(this::newGroup).orElse(null);
     }
-    return LrcGroups.ofRepair(fsn.get(), srcPath, chosen, numOfReplicas).map(Layout::rebuild).orElse(null);
+    return GroupLayouts.ofRepair(fsn.get(), srcPath, chosen, numOfReplicas, topologyPolicies).map(Layout::rebuild)
+        .orElse(null);
   }
 
-  private Layout newGroup(LrcCode.Params code) {
-    CombinedLocality ideal = CombinedLocality.place(code, code.g() + 1);
+  private Layout newGroup(CombinedLocality ideal) {
     int racks = clusterMap.getNumOfNonEmptyRacks();
     Optional<CombinedLocality> onRacks = ideal.onRacks(racks);
     if (onRacks.isEmpty()) {
-      sayOnce("racks " + code, "ec-repair: " + code + " groups are placed as HDFS places them: combined locality needs "
-          + ideal.fewestRacks() + " racks (at most " + ideal.perRack() + " blocks of a group per rack), the cluster has "
-          + racks);
+      sayOnce("racks " + ideal.code(), "ec-repair: " + ideal.code() + " groups are placed as HDFS places them: "
+          + "rack locality needs " + ideal.fewestRacks() + " racks (at most " + ideal.perRack()
+          + " blocks of a group per rack), the cluster has " + racks);
       return null;
     }
-    return new Layout(code, new RackedGroup(ideal, Map.of()), onRacks.get().racks(), null, Map.of());
+    return new Layout(new RackedGroup(ideal, Map.of()), onRacks.get().racks(), null, Map.of());
   }
 
   /**
@@ -181,7 +196,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
       }
       draw.undo();
       layout.fellBack = true;
-      sayOnce("fallback " + why, "ec-repair: an LRC group is placed as HDFS places it: " + why
+      sayOnce("fallback " + why, "ec-repair: a block group is placed as HDFS places it: " + why
           + " (said once per reason)");
     }
     return super.chooseTargetInOrder(numOfReplicas, writer, excludedNodes, blocksize, maxNodesPerRack, results,
@@ -303,8 +318,8 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
   }
 
   /**
-   * Satisfied if HDFS's rule is, or if the group could be an LRC group placed with combined
-   * locality: at most F blocks in any rack, F the least fault tolerance among the enabled
+   * Satisfied if HDFS's rule is, or if the group could be one this policy placed on racks (an
+   * LRC, or a policy with topology locality): at most F blocks in any rack, F the least fault tolerance among the enabled
    * policies a group of this width could belong to (the block is not passed, so an RS group
    * of the same width is held to its own tolerance too). Without this the NameNode would see
    * a combined-locality group on a cluster with more racks than it uses as misplaced and copy
@@ -325,7 +340,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
       return hdfs;
     }
     int tolerance = toleranceOfWidth(fsn.get().getErasureCodingPolicyManager().getEnabledPolicies(),
-        numberOfReplicas);
+        numberOfReplicas, topologyPolicies);
     if (tolerance < 1) {
       return hdfs;
     }
@@ -349,21 +364,22 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
 
   /**
    * The least fault tolerance among enabled policies whose groups can have {@code width}
-   * blocks (a short last group has fewer data blocks), if one of them is an LRC; 0 otherwise.
+   * blocks (a short last group has fewer data blocks), if one of them is placed on racks by
+   * this policy (an LRC, or one of {@code topologyPolicies}); 0 otherwise.
    */
-  static int toleranceOfWidth(ErasureCodingPolicy[] enabled, int width) {
+  static int toleranceOfWidth(ErasureCodingPolicy[] enabled, int width, Set<String> topologyPolicies) {
     int least = Integer.MAX_VALUE;
-    boolean lrc = false;
+    boolean racked = false;
     for (ErasureCodingPolicy p : enabled) {
       int m = p.getNumParityUnits();
       if (width <= m || width > p.getNumDataUnits() + m) {
         continue;
       }
-      Optional<LrcCode.Params> code = LrcGroups.lrcOf(p);
-      lrc |= code.isPresent();
-      least = Math.min(least, code.map(c -> c.g() + 1).orElse(m));
+      Optional<CombinedLocality> layout = GroupLayouts.layoutOf(p, topologyPolicies);
+      racked |= layout.isPresent();
+      least = Math.min(least, layout.map(l -> l.code().faultTolerance()).orElse(m));
     }
-    return lrc ? least : 0;
+    return racked ? least : 0;
   }
 
   private static void sayOnce(String key, String message) {
@@ -400,7 +416,6 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
 
   /** One group's layout while its targets are chosen. */
   private static final class Layout {
-    final LrcCode.Params code;
     final RackedGroup group;
     /** A new group: its racks, each a list of units. */
     final List<List<Integer>> bins;
@@ -411,9 +426,7 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
     final Map<DatanodeDescriptor, Integer> unitOf = new HashMap<>();
     boolean fellBack;
 
-    Layout(LrcCode.Params code, RackedGroup group, List<List<Integer>> bins, List<Integer> targetUnits,
-           Map<Integer, String> leavingRacks) {
-      this.code = code;
+    Layout(RackedGroup group, List<List<Integer>> bins, List<Integer> targetUnits, Map<Integer, String> leavingRacks) {
       this.group = group;
       this.bins = bins;
       this.targetUnits = targetUnits;
@@ -422,16 +435,15 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
 
     /** Local parities among {@code units}. */
     int localParities(List<Integer> units) {
-      return (int) units.stream().filter(u -> u >= code.k() && u < code.k() + code.l()).count();
+      return (int) units.stream().filter(group.layout().code()::isLocalParity).count();
     }
 
     int units() {
       return bins != null ? bins.stream().mapToInt(List::size).sum() : targetUnits.size();
     }
 
-    static Layout rebuild(LrcGroups.Rebuild r) {
-      return new Layout(r.code(), new RackedGroup(CombinedLocality.place(r.code(), r.code().g() + 1), r.liveRacks()),
-          null, r.targetUnits(), r.leavingRacks());
+    static Layout rebuild(GroupLayouts.Rebuild r) {
+      return new Layout(new RackedGroup(r.layout(), r.liveRacks()), null, r.targetUnits(), r.leavingRacks());
     }
 
     /** Units of {@code units} go to the nodes just drawn, in order; -1 sorts after every unit. */

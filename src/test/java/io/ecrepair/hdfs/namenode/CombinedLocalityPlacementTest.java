@@ -228,11 +228,18 @@ class CombinedLocalityPlacementTest {
     ErasureCodingPolicy rs104 = new ErasureCodingPolicy(new ECSchema("rs", 10, 4), CELL);
     ErasureCodingPolicy rs32 = new ErasureCodingPolicy(new ECSchema("rs", 3, 2), CELL);
     ErasureCodingPolicy[] enabled = {lrc, rs104, rs32};
-    assertEquals(3, CombinedLocalityPlacementPolicy.toleranceOfWidth(enabled, 16)); // only the LRC
-    assertEquals(3, CombinedLocalityPlacementPolicy.toleranceOfWidth(enabled, 14)); // LRC or RS-10-4
-    assertEquals(2, CombinedLocalityPlacementPolicy.toleranceOfWidth(enabled, 5)); // a short LRC group or RS-3-2
-    assertEquals(0, CombinedLocalityPlacementPolicy.toleranceOfWidth(new ErasureCodingPolicy[] {rs104, rs32}, 14),
-        "no LRC: HDFS's rule alone");
+    assertEquals(3, CombinedLocalityPlacementPolicy.toleranceOfWidth(enabled, 16, Set.of())); // only the LRC
+    assertEquals(3, CombinedLocalityPlacementPolicy.toleranceOfWidth(enabled, 14, Set.of())); // LRC or RS-10-4
+    assertEquals(2, CombinedLocalityPlacementPolicy.toleranceOfWidth(enabled, 5, Set.of())); // short LRC or RS-3-2
+    ErasureCodingPolicy[] rsOnly = {rs104, rs32};
+    assertEquals(0, CombinedLocalityPlacementPolicy.toleranceOfWidth(rsOnly, 14, Set.of()), "no LRC: HDFS's rule alone");
+    assertEquals("RS-10-4-64k", rs104.getName());
+    assertEquals(4, CombinedLocalityPlacementPolicy.toleranceOfWidth(rsOnly, 14, Set.of("RS-10-4-64k")),
+        "RS-10-4 with topology locality: its own m");
+    assertEquals(2, CombinedLocalityPlacementPolicy.toleranceOfWidth(rsOnly, 5, Set.of("RS-10-4-64k")),
+        "a short RS-10-4 group, or an RS-3-2 group held to its own m");
+    assertEquals(0, CombinedLocalityPlacementPolicy.toleranceOfWidth(rsOnly, 5, Set.of("RS-10-4-1024k")),
+        "another cell size is another policy");
   }
 
   @Test

@@ -1,8 +1,8 @@
 package io.ecrepair.hdfs.namenode;
 
-import io.ecrepair.codes.lrc.LrcCode;
 import io.ecrepair.codes.lrc.LrcFamily;
 import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.plan.CombinedLocality;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoStriped;
@@ -23,49 +24,57 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the namespace says about the LRC block group a placement serves, read under the
- * namesystem's read lock (Hadoop 3.3.6 chooses targets for a new block and for
- * reconstruction without holding it).
+ * What the namespace says about the block group a placement serves, and the rack layout its
+ * policy asks for, read under the namesystem's read lock (Hadoop 3.3.6 chooses targets for a
+ * new block and for reconstruction without holding it).
  */
-final class LrcGroups {
-  private static final Logger LOG = LoggerFactory.getLogger(LrcGroups.class);
+final class GroupLayouts {
+  private static final Logger LOG = LoggerFactory.getLogger(GroupLayouts.class);
 
-  private LrcGroups() {
+  private GroupLayouts() {
   }
 
   /**
-   * A group being rebuilt: its code, the rack of each live unit, the unit each target is for,
+   * A group being rebuilt: its layout, the rack of each live unit, the unit each target is for,
    * in target order, and the rack of each unit a leaving (decommissioning, entering
    * maintenance) node holds.
    */
-  record Rebuild(LrcCode.Params code, Map<Integer, String> liveRacks, List<Integer> targetUnits,
+  record Rebuild(CombinedLocality layout, Map<Integer, String> liveRacks, List<Integer> targetUnits,
                  Map<Integer, String> leavingRacks) {
   }
 
-  /** The LRC shape of an EC policy; empty for every other codec. */
-  static Optional<LrcCode.Params> lrcOf(ErasureCodingPolicy policy) {
-    if (policy == null || !new LrcFamily().accepts(policy.getCodecName())) {
+  /**
+   * The rack layout of an EC policy's groups: combined locality for every LRC policy, topology
+   * locality for an MDS policy named in {@code topologyPolicies}; empty for the rest, which
+   * HDFS places.
+   */
+  static Optional<CombinedLocality> layoutOf(ErasureCodingPolicy policy, Set<String> topologyPolicies) {
+    if (policy == null) {
       return Optional.empty();
     }
-    return Optional.of(LrcFamily.params(RepairCatalog.spec(policy)));
+    boolean lrc = new LrcFamily().accepts(policy.getCodecName());
+    if (!lrc && !topologyPolicies.contains(policy.getName())) {
+      return Optional.empty();
+    }
+    return CombinedLocality.of(RepairCatalog.spec(policy));
   }
 
-  /** The LRC shape of the file at {@code path}, for a new block group of it. */
-  static Optional<LrcCode.Params> ofFile(FSNamesystem fsn, String path) {
+  /** The layout for a new block group of the file at {@code path}. */
+  static Optional<CombinedLocality> ofFile(FSNamesystem fsn, String path, Set<String> topologyPolicies) {
     fsn.readLock();
     try {
       INodeFile file = file(fsn, path);
       if (file == null || !file.isStriped()) {
         return Optional.empty();
       }
-      return lrcOf(fsn.getErasureCodingPolicyManager().getByID(file.getErasureCodingPolicyID()));
+      return layoutOf(fsn.getErasureCodingPolicyManager().getByID(file.getErasureCodingPolicyID()), topologyPolicies);
     } finally {
       fsn.readUnlock("ec-repair placement");
     }
   }
 
   /**
-   * The LRC group of the file at {@code path} that {@code live} (its live storages, as
+   * The group of the file at {@code path} that {@code live} (its live storages, as
    * reconstruction passes them) belong to, and the units its {@code targets} new storages are
    * for. A DataNode rebuilding a group gives its targets the missing indices in ascending
    * order (StripedWriter.initTargetIndices), skipping units a decommissioning or entering-
@@ -74,7 +83,8 @@ final class LrcGroups {
    * storage order (ErasureCodingWork.findLeavingServiceSources), so each copy is placed as its
    * unit. Targets beyond these add a rack and stay -1 (any rack with room).
    */
-  static Optional<Rebuild> ofRepair(FSNamesystem fsn, String path, List<DatanodeStorageInfo> live, int targets) {
+  static Optional<Rebuild> ofRepair(FSNamesystem fsn, String path, List<DatanodeStorageInfo> live, int targets,
+                                    Set<String> topologyPolicies) {
     fsn.readLock();
     try {
       INodeFile file = file(fsn, path);
@@ -83,7 +93,8 @@ final class LrcGroups {
       }
       for (BlockInfo block : file.getBlocks()) {
         if (block instanceof BlockInfoStriped group && holdsAll(group, live)) {
-          return lrcOf(group.getErasureCodingPolicy()).map(code -> rebuild(code, group, live, targets));
+          return layoutOf(group.getErasureCodingPolicy(), topologyPolicies)
+              .map(layout -> rebuild(layout, group, live, targets));
         }
       }
       return Optional.empty();
@@ -111,8 +122,9 @@ final class LrcGroups {
     return true;
   }
 
-  private static Rebuild rebuild(LrcCode.Params code, BlockInfoStriped group, List<DatanodeStorageInfo> live,
+  private static Rebuild rebuild(CombinedLocality layout, BlockInfoStriped group, List<DatanodeStorageInfo> live,
                                  int targets) {
+    int k = group.getErasureCodingPolicy().getNumDataUnits();
     Map<Integer, String> liveRacks = new HashMap<>();
     BitSet present = new BitSet();
     for (DatanodeStorageInfo s : live) {
@@ -131,8 +143,8 @@ final class LrcGroups {
       }
     }
     List<Integer> units = new ArrayList<>();
-    for (int u = 0; u < code.n() && units.size() < targets; u++) {
-      boolean real = u >= code.k() || u < group.getRealDataBlockNum();
+    for (int u = 0; u < layout.code().n() && units.size() < targets; u++) {
+      boolean real = u >= k || u < group.getRealDataBlockNum();
       if (real && !present.get(u) && !leaving.contains(u)) {
         units.add(u);
       }
@@ -143,6 +155,6 @@ final class LrcGroups {
     while (units.size() < targets) {
       units.add(-1);
     }
-    return new Rebuild(code, liveRacks, units, leavingRacks);
+    return new Rebuild(layout, liveRacks, units, leavingRacks);
   }
 }
