@@ -2,16 +2,19 @@ package io.ecrepair.hdfs;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.Codecs;
+import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.codes.rs.RsFamily;
 import io.ecrepair.ecdag.Ecdag;
 import io.ecrepair.plan.GraphTransforms;
 import io.ecrepair.plan.Pipelines;
 import io.ecrepair.plan.Plan;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.IntStream;
 
 /**
@@ -23,8 +26,12 @@ import java.util.stream.IntStream;
  * chosen by ECPipe's weighted path selection with weights from the helpers' load
  * ({@link Pipelines#leastLoadedPath}): RS takes the k least loaded survivors of the racks that
  * hold most of them ({@link Pipelines#fewestRacks}: all of them unless racks hold several, as
- * with topology locality), LRC orders its local group. The helpers of each rack are then put together and the requestor's rack last,
- * so one partial sum leaves each other rack (ECWide's rack-local repair, along a chain).
+ * with topology locality), LRC orders its local group. The helpers of each rack are then put
+ * together and the requestor's rack last, so one partial sum leaves each other rack (ECWide's
+ * rack-local repair, along a chain). An LRC block whose local group reads a rack that other
+ * chains keep busy is read without that rack when the code allows and its links are freer
+ * ({@link Pipelines#leastLoadedRoute}): in a full-node recovery under combined locality the
+ * lost node's rack holds rack-mates of every lost block.
  */
 public final class RepairChains {
   private RepairChains() {}
@@ -75,14 +82,79 @@ public final class RepairChains {
       return chain(spec, lost, chosen.stream().mapToInt(Integer::intValue).sorted().toArray(), path, helpers,
           sliceBytes, requestorRack);
     }
-    Map<Integer, Integer> coef = coefficients(spec, lost, available, helpers);
-    if (coef.isEmpty()) {
+    int[] cheapest = reads(spec, lost, available, helpers);
+    if (cheapest.length == 0) {
       return null;
     }
-    int[] reads = coef.keySet().stream().mapToInt(Integer::intValue).toArray();
-    int[] path = Pipelines.leastLoadedPath(reads, helpers.loads(reads), costs(helpers, reads), reads.length, unit,
-        rotation);
-    return chain(spec, lost, available, path, helpers, sliceBytes, requestorRack);
+    Map<Integer, Long> loadOf = new HashMap<>();
+    probe(cheapest, helpers, loadOf);
+    Route route = new Route(available, cheapest);
+    List<Route> around = aroundBusyRacks(spec, lost, available, cheapest, helpers, requestorRack, loadOf, unit);
+    if (!around.isEmpty()) {
+      List<Route> routes = new ArrayList<>(List.of(route));
+      routes.addAll(around);
+      around.forEach(r -> probe(r.reads(), helpers, loadOf));
+      Map<Integer, String> rackOf = new HashMap<>();
+      loadOf.keySet().forEach(u -> rackOf.put(u, helpers.rack(u)));
+      route = routes.get(Pipelines.leastLoadedRoute(routes.stream().map(Route::reads).toList(), rackOf,
+          rackLoads(loadOf, helpers), requestorRack, unit));
+    }
+    int[] reads = route.reads();
+    long[] loads = IntStream.of(reads).mapToLong(loadOf::get).toArray();
+    int[] path = Pipelines.leastLoadedPath(reads, loads, costs(helpers, reads), reads.length, unit, rotation);
+    return chain(spec, lost, route.from(), path, helpers, sliceBytes, requestorRack);
+  }
+
+  /** A read set of the repair of one block: the blocks it may use, and those it reads. */
+  private record Route(int[] from, int[] reads) {}
+
+  /**
+   * For each rack the cheapest repair reads (besides the requestor's) whose busiest helper is a
+   * whole block or more behind, the code's cheapest repair without that rack, where it has one
+   * ({@link Pipelines#leastLoadedRoute} then chooses). An idle cluster compiles and probes nothing more.
+   */
+  private static List<Route> aroundBusyRacks(CodeSpec spec, int lost, int[] available, int[] cheapest, Helpers helpers,
+                                             String requestorRack, Map<Integer, Long> loadOf, long unit) {
+    List<Route> routes = new ArrayList<>();
+    Map<String, Long> rackLoad = rackLoads(loadOf, helpers);
+    for (String rack : new TreeSet<>(rackLoad.keySet())) {
+      if (rack.equals(String.valueOf(requestorRack)) || rackLoad.get(rack) < unit) {
+        continue;
+      }
+      int[] without = IntStream.of(available).filter(u -> !rack.equals(String.valueOf(helpers.rack(u)))).toArray();
+      try {
+        int[] reads = reads(spec, lost, without, helpers);
+        if (reads.length > 0) {
+          routes.add(new Route(without, reads));
+        }
+      } catch (UndecodableException e) {
+        // the rest of the group cannot rebuild the block without that rack
+      }
+    }
+    return routes;
+  }
+
+  /** Per rack, the largest load among its probed helpers. */
+  private static Map<String, Long> rackLoads(Map<Integer, Long> loadOf, Helpers helpers) {
+    Map<String, Long> rackLoad = new HashMap<>();
+    loadOf.forEach((u, load) -> rackLoad.merge(String.valueOf(helpers.rack(u)), load, Math::max));
+    return rackLoad;
+  }
+
+  /** Asks the load of those of {@code units} not asked yet. */
+  private static void probe(int[] units, Helpers helpers, Map<Integer, Long> loadOf) {
+    int[] ask = IntStream.of(units).filter(u -> !loadOf.containsKey(u)).toArray();
+    if (ask.length > 0) {
+      long[] loads = helpers.loads(ask);
+      for (int i = 0; i < ask.length; i++) {
+        loadOf.put(ask[i], loads[i]);
+      }
+    }
+  }
+
+  /** The helpers the code's cheapest repair of {@code lost} from {@code available} reads. */
+  private static int[] reads(CodeSpec spec, int lost, int[] available, Helpers helpers) {
+    return coefficients(spec, lost, available, helpers).keySet().stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** The hops of a chain from this class that cross racks (each carries one block), given each helper's rack. */

@@ -3,9 +3,12 @@ package io.ecrepair.plan;
 import io.ecrepair.ecdag.Ecdag;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -187,8 +190,8 @@ public final class Pipelines {
       count.merge(r, 1, Integer::sum);
     }
     int held = count.getOrDefault(requestorRack, 0);
-    List<Integer> others = count.entrySet().stream().filter(e -> !java.util.Objects.equals(e.getKey(), requestorRack))
-        .map(Map.Entry::getValue).sorted(java.util.Comparator.reverseOrder()).toList();
+    List<Integer> others = count.entrySet().stream().filter(e -> !Objects.equals(e.getKey(), requestorRack))
+        .map(Map.Entry::getValue).sorted(Comparator.reverseOrder()).toList();
     int least = Integer.MAX_VALUE; // the smallest rack that must be taken
     for (int c : others) {
       if (held >= need) {
@@ -200,11 +203,60 @@ public final class Pipelines {
     int threshold = least;
     List<Integer> chosen = new ArrayList<>();
     for (int i = 0; i < pool.length; i++) {
-      if (java.util.Objects.equals(rackOf[i], requestorRack) || count.get(rackOf[i]) >= threshold) {
+      if (Objects.equals(rackOf[i], requestorRack) || count.get(rackOf[i]) >= threshold) {
         chosen.add(pool[i]);
       }
     }
     return chosen.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * Of several read sets that can each rebuild one block along a rack-grouped chain (the code's
+   * cheapest first, then ones that leave a rack out), the one whose busiest rack ends least busy:
+   * such a chain sends one partial sum out of, and at most one into, each rack it reads besides
+   * the requestor's, so a rack's link carries one block per chain through it. In a full-node
+   * recovery under combined locality every lost block's rack-mates share the lost node's rack,
+   * and without a choice every chain would pass its one uplink; a read set that leaves that
+   * rack out crosses more racks (an LRC(12,2,2) data block: 4 partial sums instead of 2) but
+   * through idle links. Loads count in whole blocks (as {@link #leastLoadedPath}), so that a
+   * cheaper read set loses only to a whole block's difference; ties go to the fewest racks,
+   * then to the earliest read set.
+   *
+   * @param routes each read set's helpers
+   * @param rackOf the rack of every helper of any read set
+   * @param rackLoad bytes each rack's busiest helper still has to receive (missing: idle)
+   * @return the index of the chosen read set
+   */
+  public static int leastLoadedRoute(List<int[]> routes, Map<Integer, String> rackOf, Map<String, Long> rackLoad,
+                                     String requestorRack, long unit) {
+    if (routes.isEmpty()) {
+      throw new IllegalArgumentException("no read set to choose from");
+    }
+    if (unit <= 0) {
+      throw new IllegalArgumentException("a load unit of " + unit + " bytes");
+    }
+    int best = -1;
+    long bestBusiest = 0;
+    int bestRacks = 0;
+    for (int i = 0; i < routes.size(); i++) {
+      Set<String> racks = new TreeSet<>();
+      for (int u : routes.get(i)) {
+        String r = rackOf.get(u);
+        if (!Objects.equals(r, requestorRack)) {
+          racks.add(String.valueOf(r));
+        }
+      }
+      long busiest = 0;
+      for (String r : racks) {
+        busiest = Math.max(busiest, Math.max(0, rackLoad.getOrDefault(r, 0L)) / unit + 1);
+      }
+      if (best < 0 || busiest < bestBusiest || (busiest == bestBusiest && racks.size() < bestRacks)) {
+        best = i;
+        bestBusiest = busiest;
+        bestRacks = racks.size();
+      }
+    }
+    return best;
   }
 
   /** Hops of {@code path} (then into the requestor) that go from one rack to another. */

@@ -11,6 +11,7 @@ import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.layout.Policy;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -226,6 +227,20 @@ class PlanPipelinesTest {
     assertEquals(3, Pipelines.crossRackHops(Pipelines.groupByRack(path, racks, "/d"),
         new String[] {"/a", "/a", "/b", "/b", "/c", "/c"}, "/d"));
     assertArrayEquals(path, Pipelines.groupByRack(path, new String[6], null), "no racks: the order stands");
+  }
+
+  @Test
+  void theRouteWhoseBusiestRackEndsLeastBusy() {
+    List<int[]> routes = List.of(new int[] {1, 2, 3}, new int[] {3, 4, 5, 6});
+    Map<Integer, String> rackOf = Map.of(1, "/a", 2, "/a", 3, "/b", 4, "/c", 5, "/d", 6, "/e");
+    assertEquals(0, Pipelines.leastLoadedRoute(routes, rackOf, Map.of(), "/e", 10), "idle: the fewest racks");
+    assertEquals(0, Pipelines.leastLoadedRoute(routes, rackOf, Map.of("/a", 9L), "/e", 10), "less than a block");
+    assertEquals(1, Pipelines.leastLoadedRoute(routes, rackOf, Map.of("/a", 10L), "/e", 10), "/a a block behind");
+    assertEquals(0, Pipelines.leastLoadedRoute(routes, rackOf, Map.of("/a", 10L, "/c", 10L), "/e", 10),
+        "both routes meet a rack a block behind: the fewest racks");
+    assertEquals(1, Pipelines.leastLoadedRoute(routes, rackOf, Map.of("/a", 20L, "/c", 10L), "/e", 10));
+    assertEquals(1, Pipelines.leastLoadedRoute(routes, rackOf, Map.of("/a", 20L, "/e", 90L), "/e", 10),
+        "the requestor's rack is in every route: its helpers send nothing across");
   }
 
   @Test

@@ -38,6 +38,16 @@ public final class AgentLoads {
    */
   public static long[] probe(AgentContext ctx, int[] units, Map<Integer, Deque<DatanodeInfo>> sources,
                              IntFunction<ExtendedBlock> blockOf) {
+    return probe(ctx, units, sources, blockOf, 0);
+  }
+
+  /**
+   * The same, announcing to each agent that this repair would add {@code intentBytes} to its
+   * DataNode's backlog if it chose it, so that repairs planned at the same moment see one
+   * another ({@link LoadIntents}).
+   */
+  public static long[] probe(AgentContext ctx, int[] units, Map<Integer, Deque<DatanodeInfo>> sources,
+                             IntFunction<ExtendedBlock> blockOf, long intentBytes) {
     List<Future<Long>> asked = new ArrayList<>();
     for (int u : units) {
       org.apache.hadoop.hdfs.protocol.DatanodeInfo source = sources.get(u).peekFirst();
@@ -46,7 +56,8 @@ public final class AgentLoads {
       asked.add(ctx.readPool().submit(() -> {
         Token<BlockTokenIdentifier> token = ctx.datanode().getBlockAccessToken(block,
             EnumSet.of(BlockTokenIdentifier.AccessMode.READ), StorageType.EMPTY_ARRAY, new String[0]);
-        return RepairAgent.inboundLoad(ctx.datanode(), agent, source.getDatanodeUuid(), block, token, PROBE_TIMEOUT_MS);
+        return RepairAgent.inboundLoad(ctx.datanode(), agent, source.getDatanodeUuid(), block, token, PROBE_TIMEOUT_MS,
+            intentBytes);
       }));
     }
     long[] loads = new long[units.length];

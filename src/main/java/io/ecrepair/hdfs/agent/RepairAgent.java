@@ -53,6 +53,7 @@ public final class RepairAgent implements Closeable {
   private final AtomicInteger serving = new AtomicInteger();
   private final java.util.concurrent.Semaphore clientParts;
   private final LongAdder clientPartsRefused = new LongAdder();
+  private final LoadIntents intents = new LoadIntents();
   private volatile boolean closed;
   private Thread acceptor;
 
@@ -312,10 +313,16 @@ public final class RepairAgent implements Closeable {
 
   /**
    * A load probe names a block this DataNode holds and carries a token for it, like every other
-   * request: only a holder of a valid token learns the DataNode's backlog.
+   * request: only a holder of a valid token learns the DataNode's backlog. The answer counts the
+   * intents of other recent probes ({@link LoadIntents}); the probe's own intent counts for the
+   * probes after it.
    */
   private void answerLoadProbe(DataInputStream in, DataOutputStream out) throws IOException {
     ExtendedBlock block = new ExtendedBlock(in.readUTF(), in.readLong(), 0, in.readLong());
+    long intent = in.readLong();
+    if (intent < 0 || intent > LoadIntents.MAX_BYTES) {
+      throw new IOException("a load probe announces " + intent + " bytes");
+    }
     org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token = WireTokens.read(in);
     AgentProof.Received challenge = AgentProof.Received.read(in);
     checkReadAccess(token, block);
@@ -323,24 +330,34 @@ public final class RepairAgent implements Closeable {
       throw new IOException("a load probe names " + block + ", which this DataNode does not hold");
     }
     AgentProof.prove(out, ctx.datanode(), challenge, block, AgentProof.Purpose.SERVE);
-    out.writeLong(ctx.inbound().get());
+    out.writeLong(ctx.inbound().get() + intents.othersThenAdd(intent, System.currentTimeMillis()));
     out.flush();
+  }
+
+  /** The backlog of an agent, as the method below asks it, announcing no intent. */
+  public static long inboundLoad(DataNode prober, InetSocketAddress agent, String datanodeId, ExtendedBlock block,
+                                 org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, int timeoutMs) {
+    return inboundLoad(prober, agent, datanodeId, block, token, timeoutMs, 0);
   }
 
   /**
    * The bytes the repairs on DataNode {@code datanodeId} (its agent at {@code agent}) still expect
-   * to receive (its downlink's backlog), asked by DataNode {@code prober}, or -1 when it does not
-   * answer within {@code timeoutMs}; {@code block} is a block of that DataNode, {@code token} a
-   * token to read it.
+   * to receive (its downlink's backlog), with what other probes of the last moments announced they
+   * may add, asked by DataNode {@code prober}, or -1 when it does not answer within
+   * {@code timeoutMs}; {@code block} is a block of that DataNode, {@code token} a token to read it.
+   * {@code intentBytes}: what the prober's repair would add if it chose this DataNode (0: nothing
+   * to announce), counted for the probes that follow ({@link LoadIntents}).
    */
   public static long inboundLoad(DataNode prober, InetSocketAddress agent, String datanodeId, ExtendedBlock block,
-                                 org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, int timeoutMs) {
+                                 org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, int timeoutMs,
+                                 long intentBytes) {
     try (AgentChannels.Channel c = AgentChannels.dialer(prober, block, token).dial(agent, timeoutMs, timeoutMs, 0)) {
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out()));
       out.writeInt(PlanPartRequest.LOAD_PROBE);
       out.writeUTF(block.getBlockPoolId());
       out.writeLong(block.getBlockId());
       out.writeLong(block.getGenerationStamp());
+      out.writeLong(intentBytes);
       token.write(out);
       AgentProof.Challenge challenge = AgentProof.Challenge.mint(prober, block);
       challenge.write(out);

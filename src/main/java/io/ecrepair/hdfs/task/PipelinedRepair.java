@@ -29,7 +29,7 @@ final class PipelinedRepair {
   static Plan plan(ReconstructionContext ctx, CodeSpec spec, int lost, int[] available,
                    Map<Integer, Deque<DatanodeInfo>> sources, java.util.function.IntFunction<ExtendedBlock> blockOf,
                    StripedLayout layout, long groupLength, long groupId, String requestorRack) {
-    return RepairChains.plan(spec, lost, available, helpers(ctx, sources, blockOf, layout, groupLength), groupId,
+    return RepairChains.plan(spec, lost, available, helpers(ctx, sources, blockOf, layout, groupLength, lost), groupId,
         requestorRack, ctx.pipelineSliceBytes());
   }
 
@@ -38,9 +38,14 @@ final class PipelinedRepair {
     return RepairChains.crossRackHops(chain, u -> sources.get(u).peekFirst().getNetworkLocation(), requestorRack);
   }
 
+  /**
+   * Each load probe announces the partial sum (a block of {@code lost}'s length) a chain through
+   * the helper would bring it, so that the tasks of a recovery, which plan at the same moment,
+   * see one another.
+   */
   private static RepairChains.Helpers helpers(ReconstructionContext ctx, Map<Integer, Deque<DatanodeInfo>> sources,
                                               java.util.function.IntFunction<ExtendedBlock> blockOf,
-                                              StripedLayout layout, long groupLength) {
+                                              StripedLayout layout, long groupLength, int lost) {
     return new RepairChains.Helpers() {
       @Override
       public long blockLength(int unit) {
@@ -52,7 +57,7 @@ final class PipelinedRepair {
         for (int u : units) { // every helper has a source before any is probed
           source(u);
         }
-        return AgentLoads.probe(ctx, units, sources, blockOf);
+        return AgentLoads.probe(ctx, units, sources, blockOf, layout.internalBlockLength(groupLength, lost));
       }
 
       @Override

@@ -77,7 +77,9 @@ class PipelinedRepairTest {
       long chained = reports.stream().filter(r -> r.route().equals("chain")).count();
       assertTrue(chained > 0 && partsServed(c) >= chained, "the agents served the chains' hops");
       assertEquals(chained, chainedTasks(c) - chainedBefore, "ChainedTasks metric");
-      // Every agent's inbound backlog went back to zero with its chains, and a load probe says so.
+      // Every agent's inbound backlog went back to zero with its chains, and a load probe says so
+      // once the chains' own probes' intents have lapsed (2 s).
+      Thread.sleep(2_100);
       // A probe carries a token for a block of the probed DataNode, as every agent request does.
       DataNode prober = c.cluster.getDataNodes().get(c.cluster.getDataNodes().size() - 1);
       org.apache.hadoop.hdfs.protocol.LocatedBlock someOther = null;
@@ -104,6 +106,16 @@ class PipelinedRepairTest {
       }
       assertTrue(probed >= 12, "probed the agents of the file's blocks");
       DataNode any = c.dataNode(someOther.getLocations()[0]);
+      // A probe announcing what its repair would add is counted for the probes right after it.
+      assertEquals(0, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+          someOther.getBlockToken(), 2000, 12345));
+      assertEquals(12345, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+          someOther.getBlockToken(), 2000), "another probe's intent");
+      Thread.sleep(2_100);
+      assertEquals(0, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+          someOther.getBlockToken(), 2000), "an intent lapses");
+      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+          someOther.getBlockToken(), 2000, -5), "a negative intent is refused");
       assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
           new org.apache.hadoop.security.token.Token<>(), 2000), "a probe without a token");
       EcRepairDataNodePlugin.stopAgent(any);
