@@ -200,10 +200,9 @@ public final class Pipelines {
       held += c;
       least = c;
     }
-    int threshold = least;
     List<Integer> chosen = new ArrayList<>();
     for (int i = 0; i < pool.length; i++) {
-      if (Objects.equals(rackOf[i], requestorRack) || count.get(rackOf[i]) >= threshold) {
+      if (Objects.equals(rackOf[i], requestorRack) || count.get(rackOf[i]) >= least) {
         chosen.add(pool[i]);
       }
     }
