@@ -29,6 +29,9 @@ public interface AgentContext {
   /** Buffers the DataNode's repairs reuse. */
   BufferPool buffers();
 
+  /** Arrays the value frames of distributed repairs reuse. */
+  FrameBuffers frames();
+
   RegionCoder coder();
 
   /** A participant that delivered nothing this long is given up. */

@@ -36,11 +36,12 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
   private final String datanode;
   private final int node;
   private final long stallMillis;
+  private final FrameBuffers buffers;
   private final Map<Integer, Stream> streams = new TreeMap<>();
   private int framesSent;
 
-  /** A frame and its checksum. */
-  private record Frame(byte[] bytes, int crc) {}
+  /** A frame (its first {@code length} bytes of an array of {@link #buffers}) and its checksum. */
+  private record Frame(byte[] bytes, int length, int crc) {}
 
   private static final class Stream {
     final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(WINDOW);
@@ -53,11 +54,13 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
    * Connects to every node {@code part} sends to and starts their writers.
    *
    * @param datanode names this DataNode for fault injection
+   * @param buffers where the frames' arrays come from and go back to once written
    */
   public PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part,
               Map<Integer, InetSocketAddress> agents, AgentChannels.Dialer dialer, int connectTimeoutMs,
-              long stallMillis, ExecutorService threads) throws IOException {
-    this(name, datanode, sessionHi, sessionLo, part, agents, -1, null, dialer, connectTimeoutMs, stallMillis, threads);
+              long stallMillis, ExecutorService threads, FrameBuffers buffers) throws IOException {
+    this(name, datanode, sessionHi, sessionLo, part, agents, -1, null, dialer, connectTimeoutMs, stallMillis, threads,
+        buffers);
   }
 
   /**
@@ -69,12 +72,13 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
    */
   PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part,
               Map<Integer, InetSocketAddress> agents, int controlPeer, DataOutputStream control,
-              AgentChannels.Dialer dialer, int connectTimeoutMs, long stallMillis, ExecutorService threads)
-      throws IOException {
+              AgentChannels.Dialer dialer, int connectTimeoutMs, long stallMillis, ExecutorService threads,
+              FrameBuffers buffers) throws IOException {
     this.name = name;
     this.datanode = datanode;
     this.node = part.node();
     this.stallMillis = stallMillis;
+    this.buffers = buffers;
     try {
       for (NodePart.Group g : part.outbound()) {
         if (streams.containsKey(g.peer())) {
@@ -120,7 +124,8 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
           return;
         }
         Frame f = (Frame) o;
-        PlanFrames.writeFrame(out, f.bytes(), f.bytes().length, f.crc());
+        PlanFrames.writeFrame(out, f.bytes(), f.length(), f.crc());
+        buffers.give(f.bytes());
         if (st.queue.isEmpty()) {
           out.flush();
         }
@@ -136,11 +141,11 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
   public void send(int slice, NodePart.Group group, ByteBuffer src, int off, int len)
       throws IOException, InterruptedException {
     Stream st = streams.get(group.peer());
-    byte[] b = new byte[len];
-    src.get(off, b);
+    byte[] b = buffers.take(len);
+    src.get(off, b, 0, len);
     int crc = PlanFrames.crc(b, 0, len);
-    ReadFaults.beforeFrameSent(datanode, node, ++framesSent, b);
-    put(st, new Frame(b, crc), group.peer());
+    ReadFaults.beforeFrameSent(datanode, node, ++framesSent, b, len);
+    put(st, new Frame(b, len, crc), group.peer());
   }
 
   private void put(Stream st, Object o, int peer) throws IOException, InterruptedException {

@@ -62,11 +62,14 @@ final class PlanFrames {
     out.flush();
   }
 
+  /** A frame's bytes: {@code length} bytes at the start of {@code bytes}, an array of {@link FrameBuffers}. */
+  record Frame(byte[] bytes, int length) {}
+
   /**
-   * Reads the next frame of at most {@code maxLen} bytes and verifies its checksum; null at
-   * the end of the stream.
+   * Reads the next frame of at most {@code maxLen} bytes into an array from {@code buffers} and
+   * verifies its checksum; null at the end of the stream.
    */
-  static byte[] readFrame(DataInputStream in, int maxLen, String from) throws IOException {
+  static Frame readFrame(DataInputStream in, int maxLen, String from, FrameBuffers buffers) throws IOException {
     int len = in.readInt();
     if (len == END) {
       return null;
@@ -78,11 +81,11 @@ final class PlanFrames {
       throw new FrameFailure(from + " sent a frame of " + len + " bytes (at most " + maxLen + " expected)", null);
     }
     int crc = in.readInt();
-    byte[] b = new byte[len];
-    in.readFully(b);
+    byte[] b = buffers.take(len);
+    in.readFully(b, 0, len);
     if (crc(b, 0, len) != crc) {
       throw new FrameFailure(from + " sent a frame of " + len + " bytes whose checksum does not match", null);
     }
-    return b;
+    return new Frame(b, len);
   }
 }

@@ -49,7 +49,7 @@ final class PlanParticipant {
     // What this part will receive, for the load it reports; no more than a part can take in.
     long expected = Math.min(MAX_EXPECTED, (long) req.part().valuesIn() * req.subchunkBytes() * req.rows());
     PlanSession session = new PlanSession(name, req.part(), geometry.pieceBytes(), ctx.stallMillis(), inbound,
-        expected);
+        expected, ctx.frames());
     PlanSessions sessions = ctx.sessions();
     try {
       sessions.register(req.sessionHi(), req.sessionLo(), session);
@@ -86,7 +86,7 @@ final class PlanParticipant {
       DataNode dn = ctx.datanode();
       senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), agents, controlPeer,
           out, AgentChannels.dialer(dn, req.block(), req.token()), dn.getDnConf().getSocketTimeout(),
-          ctx.stallMillis(), ctx.readPool());
+          ctx.stallMillis(), ctx.readPool(), ctx.frames());
       DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(dn.getDatanodeId()).build();
       long[] read = {0};
       LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes,

@@ -31,6 +31,7 @@ public final class PlanSession implements PartRunner.Inbox {
   private final String name;
   private final long stallMillis;
   private final int maxFrame;
+  private final FrameBuffers buffers;
   private final Map<Integer, BlockingQueue<Object>> queues = new ConcurrentHashMap<>();
   private final Set<Integer> attached = ConcurrentHashMap.newKeySet();
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
@@ -41,9 +42,12 @@ public final class PlanSession implements PartRunner.Inbox {
 
   /**
    * @param expectedBytes what the part will receive in all, counted in {@code inbound} until it arrives
+   * @param buffers where the frames' arrays come from and go back to once the part took them
    */
-  public PlanSession(String name, NodePart part, int pieceBytes, long stallMillis, AtomicLong inbound, long expectedBytes) {
+  public PlanSession(String name, NodePart part, int pieceBytes, long stallMillis, AtomicLong inbound,
+                     long expectedBytes, FrameBuffers buffers) {
     this.name = name;
+    this.buffers = buffers;
     this.stallMillis = stallMillis;
     int largest = 0;
     for (NodePart.Group g : part.inbound()) {
@@ -80,9 +84,9 @@ public final class PlanSession implements PartRunner.Inbox {
     String who = "node " + from + " of " + name;
     try {
       while (cancelled == null) {
-        byte[] f = PlanFrames.readFrame(in, maxFrame, who);
+        PlanFrames.Frame f = PlanFrames.readFrame(in, maxFrame, who, buffers);
         if (f != null) {
-          received(f.length);
+          received(f.length());
         }
         if (!q.offer(f == null ? END : f, stallMillis, TimeUnit.MILLISECONDS)) {
           throw new IOException(name + " took no frame from " + who + " for " + stallMillis + " ms");
@@ -117,12 +121,13 @@ public final class PlanSession implements PartRunner.Inbox {
     if (o == END) {
       throw new PlanFrames.FrameFailure("node " + group.peer() + " ended its stream to " + name + " early", null);
     }
-    byte[] f = (byte[]) o;
-    if (f.length != len) {
-      throw new PlanFrames.FrameFailure("node " + group.peer() + " sent " + name + " a frame of " + f.length
+    PlanFrames.Frame f = (PlanFrames.Frame) o;
+    if (f.length() != len) {
+      throw new PlanFrames.FrameFailure("node " + group.peer() + " sent " + name + " a frame of " + f.length()
           + " bytes where " + len + " were due", null);
     }
-    dst.put(off, f);
+    dst.put(off, f.bytes(), 0, len);
+    buffers.give(f.bytes());
   }
 
   /** Every sender's stream must have ended. */

@@ -16,10 +16,11 @@ public final class ReadFaults {
 
     /**
      * Before the part of node {@code node} on {@code datanode} sends its {@code frames}-th frame
-     * of a distributed repair, whose checksum is already computed: may change the bytes (a
-     * fault on the way) or throw (the participant fails there).
+     * of a distributed repair (the first {@code length} bytes of {@code frame}), whose checksum
+     * is already computed: may change the bytes (a fault on the way) or throw (the participant
+     * fails there).
      */
-    default void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+    default void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) throws IOException {
     }
   }
 
@@ -36,7 +37,7 @@ public final class ReadFaults {
     hook.afterRange(source, rangesDelivered);
   }
 
-  static void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
-    hook.beforeFrameSent(datanode, node, frames, frame);
+  static void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) throws IOException {
+    hook.beforeFrameSent(datanode, node, frames, frame, length);
   }
 }

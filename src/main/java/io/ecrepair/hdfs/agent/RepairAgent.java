@@ -175,12 +175,21 @@ public final class RepairAgent implements Closeable {
       // The handshake the DataNode's own data transfer does on this cluster (SASL, encryption, or none).
       org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair channel = AgentChannels.accept(ctx.datanode(), s);
       DataInputStream in = new DataInputStream(new BufferedInputStream(channel.in, 8 * 1024));
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel.out, 128 * 1024));
       RangeRequest rangeReq = null;
       PlanPartRequest partReq = null;
       AgentProof.Received challenge = null;
+      int magic;
       try {
-        int magic = in.readInt();
+        magic = in.readInt();
+      } catch (IOException e) {
+        LOG.warn("ec-repair: repair agent on {} got a bad request from {}: {}", ctx.name(),
+            s.getRemoteSocketAddress(), e.getMessage());
+        return;
+      }
+      // Ranges and parts stream values out; a value stream or a probe answers in a few bytes.
+      boolean streamsOut = magic == PlanPartRequest.MAGIC || magic == RangeRequest.MAGIC;
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel.out, streamsOut ? 128 * 1024 : 512));
+      try {
         if (magic == PlanPartRequest.LOAD_PROBE) {
           answerLoadProbe(in, out);
           return;

@@ -13,6 +13,7 @@ import io.ecrepair.hdfs.RepairChains;
 import io.ecrepair.hdfs.TailRows;
 import io.ecrepair.hdfs.agent.AgentChannels;
 import io.ecrepair.hdfs.agent.AgentProof;
+import io.ecrepair.hdfs.agent.FrameBuffers;
 import io.ecrepair.hdfs.agent.PlanCoordinator;
 import io.ecrepair.hdfs.agent.PlanPartRequest;
 import io.ecrepair.hdfs.agent.PlanSession;
@@ -117,6 +118,8 @@ final class AgentReads {
   private final int aheadBytes;
   private final int connectMillis;
   private final long unreachableNanos;
+  /** Arrays for the frames the helpers send this client (at most 16 MiB idle, a 32nd of the heap). */
+  private final FrameBuffers frames = new FrameBuffers(Math.min(16L << 20, Runtime.getRuntime().maxMemory() / 32));
 
   AgentReads(DFSClient client, Configuration conf, NodeCosts costs) {
     this.client = client;
@@ -286,7 +289,7 @@ final class AgentReads {
     long lo = RANDOM.nextLong();
     String name = "degraded read " + Long.toHexString(lo) + " of " + what;
     PlanSession session = new PlanSession(name, mine, geometry.pieceBytes(), stallMillis, new AtomicLong(),
-        (long) mine.valuesIn() * geometry.subchunkBytes() * rows);
+        (long) mine.valuesIn() * geometry.subchunkBytes() * rows, frames);
     int s = geometry.subchunkBytes();
     PartRunner.Results results = (t, r, src, off, len) -> sink.put(geometry.row(t),
         r.subchunk() * s + geometry.offset(t), src, off, len);

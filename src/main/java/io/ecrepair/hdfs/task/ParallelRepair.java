@@ -79,7 +79,7 @@ final class ParallelRepair {
     NodePart mine = parts.get(requestor);
     long expected = (long) mine.valuesIn() * geometry.subchunkBytes() * rows;
     PlanSession session = new PlanSession(name, mine, geometry.pieceBytes(), ctx.stallMillis(), ctx.inbound(),
-        expected);
+        expected, ctx.frames());
     ctx.sessions().register(hi, lo, session);
     Map<Integer, InetSocketAddress> agents = new TreeMap<>();
     DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(ctx.datanode().getDatanodeId()).build();
@@ -110,7 +110,7 @@ final class ParallelRepair {
             requestor);
         senders = new PeerSenders(name, ctx.name(), hi, lo, mine, agents,
             AgentChannels.dialer(ctx.datanode(), own, connector.token(own)),
-            ctx.datanode().getDnConf().getSocketTimeout(), ctx.stallMillis(), ctx.readPool());
+            ctx.datanode().getDnConf().getSocketTimeout(), ctx.stallMillis(), ctx.readPool(), ctx.frames());
       }
       runner = new PartRunner(mine, ctx.coder(), geometry.pieceBytes(), ctx.buffers());
       // One row buffer per lost block, in the targets' order.

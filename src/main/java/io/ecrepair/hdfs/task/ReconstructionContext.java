@@ -6,6 +6,7 @@ import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.hdfs.NodeCosts;
 import io.ecrepair.hdfs.StaticCosts;
 import io.ecrepair.hdfs.agent.AgentContext;
+import io.ecrepair.hdfs.agent.FrameBuffers;
 import io.ecrepair.hdfs.agent.PlanPartRequest;
 import io.ecrepair.hdfs.agent.PlanSessions;
 import java.io.IOException;
@@ -39,6 +40,7 @@ public final class ReconstructionContext implements AgentContext {
   private final boolean timeStockTasks;
   private final boolean rebuildRs;
   private final BufferPool buffers;
+  private final FrameBuffers frames;
   private final int agentPortOffset;
   private final int pipelineSliceBytes;
   private final int helperReceiveBufferBytes;
@@ -99,6 +101,7 @@ public final class ReconstructionContext implements AgentContext {
     // throughput is the slowest one's and measuring it would tell the helpers apart by nothing.
     this.costs = new NodeCosts(StaticCosts.from(conf), null);
     this.buffers = new BufferPool(Math.min(poolMb << 20, Runtime.getRuntime().maxMemory() / 4));
+    this.frames = new FrameBuffers(Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16));
     AtomicInteger threads = new AtomicInteger();
     this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
       Thread t = new Thread(r, "ec-repair-read-" + name + "-" + threads.incrementAndGet());
@@ -162,6 +165,12 @@ public final class ReconstructionContext implements AgentContext {
   @Override
   public BufferPool buffers() {
     return buffers;
+  }
+
+  /** Value frames the DataNode's distributed repairs reuse (at most 64 MiB idle, a sixteenth of the heap). */
+  @Override
+  public FrameBuffers frames() {
+    return frames;
   }
 
   @Override

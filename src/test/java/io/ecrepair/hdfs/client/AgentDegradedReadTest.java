@@ -257,12 +257,12 @@ class AgentDegradedReadTest {
     AtomicInteger flipped = new AtomicInteger();
     ReadFaults.set(new ReadFaults.Hook() {
       @Override
-      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) throws IOException {
         if (frames == 2 && flipped.getAndIncrement() == 0) {
           if (breakOff) {
             throw new IOException("injected: the helper breaks off");
           }
-          frame[frame.length / 2] ^= 0x10;
+          frame[length / 2] ^= 0x10;
         }
       }
     });
@@ -292,7 +292,7 @@ class AgentDegradedReadTest {
     AtomicInteger stalled = new AtomicInteger();
     ReadFaults.set(new ReadFaults.Hook() {
       @Override
-      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) throws IOException {
         if (frames == 2 && stalled.getAndIncrement() == 0) {
           try {
             Thread.sleep(4000);

@@ -176,9 +176,9 @@ class ParallelRepairTest {
     AtomicBoolean flipped = new AtomicBoolean();
     List<TaskReport> reports = loseWithFault("clay", 4, 2, new ReadFaults.Hook() {
       @Override
-      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) {
-        if (frames == 3 && frame.length > 0 && flipped.compareAndSet(false, true)) {
-          frame[frame.length / 2] ^= 0x40;
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) {
+        if (frames == 3 && length > 0 && flipped.compareAndSet(false, true)) {
+          frame[length / 2] ^= 0x40;
         }
       }
     });
@@ -192,7 +192,7 @@ class ParallelRepairTest {
     AtomicBoolean failed = new AtomicBoolean();
     List<TaskReport> reports = loseWithFault("butterfly", 4, 2, new ReadFaults.Hook() {
       @Override
-      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) throws IOException {
         if (frames == 5 && failed.compareAndSet(false, true)) {
           throw new IOException("test: participant fails at its 5th frame");
         }
@@ -230,7 +230,8 @@ class ParallelRepairTest {
       java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
       ReadFaults.set(new ReadFaults.Hook() {
         @Override
-        public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+        public void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length)
+            throws IOException {
           Integer j = indexOf.get(datanode);
           if (j == null || j != node || frames != 3 || !killing.compareAndSet(false, true)) {
             return;

@@ -183,7 +183,8 @@ class PipelinedRepairTest {
       AtomicBoolean failed = new AtomicBoolean();
       ReadFaults.set(new ReadFaults.Hook() {
         @Override
-        public void beforeFrameSent(String datanode, int node, int frames, byte[] frame) throws IOException {
+        public void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length)
+            throws IOException {
           if (frames == 24 && failed.compareAndSet(false, true)) {
             throw new IOException("test: agent fails after 23 slices");
           }
