@@ -178,18 +178,12 @@ public final class RepairAgent implements Closeable {
       RangeRequest rangeReq = null;
       PlanPartRequest partReq = null;
       AgentProof.Received challenge = null;
-      int magic;
+      DataOutputStream out;
       try {
-        magic = in.readInt();
-      } catch (IOException e) {
-        LOG.warn("ec-repair: repair agent on {} got a bad request from {}: {}", ctx.name(),
-            s.getRemoteSocketAddress(), e.getMessage());
-        return;
-      }
-      // Ranges and parts stream values out; a value stream or a probe answers in a few bytes.
-      boolean streamsOut = magic == PlanPartRequest.MAGIC || magic == RangeRequest.MAGIC;
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel.out, streamsOut ? 128 * 1024 : 512));
-      try {
+        int magic = in.readInt();
+        // Ranges and parts stream values out; a value stream or a probe answers in a few bytes.
+        boolean streamsOut = magic == PlanPartRequest.MAGIC || magic == RangeRequest.MAGIC;
+        out = new DataOutputStream(new BufferedOutputStream(channel.out, streamsOut ? 128 * 1024 : 512));
         if (magic == PlanPartRequest.LOAD_PROBE) {
           answerLoadProbe(in, out);
           return;
