@@ -85,11 +85,14 @@ public final class DegradedReadStats {
     }
   }
 
-  /** A read whose lost cells of {@code rows} rows the repair agents rebuilt, sending the client {@code bytes}. */
-  void rebuiltByAgents(int rows, long bytes, long elapsedNanos) {
+  /**
+   * Lost cells of {@code rows} rows that the repair agents rebuilt, sending the client {@code
+   * bytes}, for {@code requests} new requests to them (0 for more rows of one already counted).
+   */
+  void rebuiltByAgents(int requests, int rows, long bytes, long elapsedNanos) {
     rebuilt(rows, rows); // one lost cell per row
     for (DegradedReadStats s = this; s != null; s = s.parent) {
-      s.agentReads.increment();
+      s.agentReads.add(requests);
       s.agentBytes.add(bytes);
       s.agentNanos.add(elapsedNanos);
     }

@@ -381,14 +381,15 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
         stats.agentsFellBack();
         return;
       }
-      stats.rebuiltByAgents(to - from, received, System.nanoTime() - t0);
+      stats.rebuiltByAgents(1, to - from, received, System.nanoTime() - t0);
       countAgentBytes(received);
     } else {
       // Small reads: through the rows rebuilt ahead of them.
       AgentReadAhead ahead = readAheads.computeIfAbsent(unit,
           u -> new AgentReadAhead(agents, stats, this::countAgentBytes, cell, aheadRows));
       int last = vector ? (int) (groupLength / rowCapacity) : layout.rowCount(groupLength);
-      ByteBuffer cells = ahead.rows(group, units, spec, layout, unit, from, to, last);
+      long lastCellEnd = ((long) (to - 1) * k + unit + 1) * cell - 1;
+      ByteBuffer cells = ahead.rows(group, units, spec, layout, unit, from, to, last, end >= lastCellEnd);
       if (cells == null) {
         return;
       }

@@ -67,6 +67,7 @@ class AgentDegradedReadTest {
         twoLostUnits(c, f);
       }
       concurrentReaders(c, cases);
+      rowsComeBeforeTheirWindowEnds(c, cases.get(1));
       flippedFrameIsNeverDelivered(c, cases.get(2), false);
       flippedFrameIsNeverDelivered(c, cases.get(1), true);
       unreachableAgentsFallBack(c, cases.get(0));
@@ -245,6 +246,55 @@ class AgentDegradedReadTest {
         // A sub-chunk repair needs every other unit: no plan, the read set's full decode.
         assertEquals(0, stats.agentReads(), f.name() + ": " + stats);
       }
+    }
+  }
+
+  /**
+   * A window's rows are the reader's as they arrive: while every helper holds back its frames
+   * after the first row, a read of row 0 is served by the agents (had it waited for the whole
+   * window it would have stalled and fetched instead), and the rest follows once they go on.
+   */
+  private static void rowsComeBeforeTheirWindowEnds(DegradedCluster c, Case f) throws Exception {
+    java.util.concurrent.CountDownLatch goOn = new java.util.concurrent.CountDownLatch(1);
+    ReadFaults.set(new ReadFaults.Hook() {
+      @Override
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) {
+        if (frames > 1) { // a chain's helper sends one frame per 64 KiB row: rows 1.. wait
+          try {
+            goOn.await(30, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+    });
+    Configuration conf = new Configuration(c.conf);
+    conf.setLong(AgentReads.STALL_MS_KEY, 5000);
+    try (FileSystem client = FileSystem.newInstance(c.uri(), conf); FSDataInputStream in = client.open(f.path())) {
+      ((EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(f.path(), 0, 1));
+      int k = f.policy().getNumDataUnits();
+      byte[] got = new byte[CELL];
+      in.readFully(CELL, got);
+      ReadForms.assertRange(f.data(), CELL, got, f.name() + " row 0 while the helpers hold the other rows");
+      DegradedReadStats stats = DegradedReadStats.of(in);
+      assertEquals(0, stats.agentFallbacks(), f.name() + ": " + stats);
+      assertEquals(1, stats.agentReads(), f.name() + ": " + stats);
+      assertEquals(1, stats.rowsRebuilt(), f.name() + ": " + stats);
+      goOn.countDown();
+      for (int row = 1; row < ROWS; row++) {
+        long at = ((long) row * k + 1) * CELL;
+        in.readFully(at, got);
+        ReadForms.assertRange(f.data(), (int) at, got, f.name() + " lost cell of row " + row);
+      }
+      assertEquals(0, stats.agentFallbacks(), f.name() + ": " + stats);
+      assertEquals(1, stats.agentReads(), f.name() + ": one window for the whole block (" + stats + ")");
+      assertEquals(ROWS, stats.rowsRebuilt(), f.name() + ": " + stats);
+      assertEquals(stats.bytesFromAgents(),
+          ((org.apache.hadoop.hdfs.client.HdfsDataInputStream) in).getReadStatistics().getTotalBytesRead(),
+          f.name() + ": HDFS's read statistics count the agents' bytes as the rows are taken");
+    } finally {
+      goOn.countDown();
+      ReadFaults.set(null);
     }
   }
 
