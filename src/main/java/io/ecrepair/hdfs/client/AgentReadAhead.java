@@ -9,8 +9,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 
 /**
  * A stream's cells of a lost unit that the repair agents rebuild ahead of small reads walking
- * through it ({@link AgentReads}). A read that runs to the end of its cells asks for a window
- * of more rows than it wants (up to a limit), and each row is the reader's as soon as it
+ * through it ({@link AgentReads}). A read of whole cells of the unit asks for a window of more
+ * rows than it wants (up to a limit), and each row is the reader's as soon as it
  * arrived: the first bytes come after one row, and a request's setup, filling and draining are
  * paid once for the whole window. Once rows of a window are in, the next window is requested,
  * so its setup overlaps this one's last rows (not its first: two setups at once share the CPU
@@ -106,11 +106,11 @@ final class AgentReadAhead {
    * The cells of rows [from, to) of lost unit {@code unit} (at most {@link #maxRows}), row r's
    * at {@code (r - firstRow(...)) * cell} of the buffer returned, or null when the agents could
    * not rebuild them (the caller fetches instead). {@code last} is the row the agents may rebuild up to.
-   * {@code toRowEnd}: the read runs to the end of its last cell, as a reader walking through the
-   * block does, so the rows after it are asked for too.
+   * {@code wholeCells}: the read takes whole cells of the unit, as a reader scanning the block
+   * does, so the rows after it are asked for too; any other read asks for its own rows only.
    */
   ByteBuffer rows(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, StripedLayout layout, int unit, int from,
-                  int to, int last, boolean toRowEnd) throws InterruptedException {
+                  int to, int last, boolean wholeCells) throws InterruptedException {
     long id = group.getBlock().getBlockId();
     if (current == null || !current.covers(id, unit, from, to)) {
       cancel(current); // a run the reader left before its end stops
@@ -119,12 +119,12 @@ final class AgentReadAhead {
         next = null;
       } else {
         cancelNext();
-        int rows = toRowEnd ? maxRows : 1;
+        int rows = wholeCells ? maxRows : 1;
         current = start(group, units, spec, layout, unit, from, Math.min(last, Math.max(to, from + rows)));
       }
     }
     Window w = current;
-    boolean ahead = toRowEnd && w.to < last;
+    boolean ahead = wholeCells && w.to < last;
     if (ahead && to == w.to) {
       startNext(group, units, spec, layout, unit, last); // this read waits for all of w: the next must be on its way
     }

@@ -388,8 +388,9 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       AgentReadAhead ahead = readAheads.computeIfAbsent(unit,
           u -> new AgentReadAhead(agents, stats, this::countAgentBytes, cell, aheadRows));
       int last = vector ? (int) (groupLength / rowCapacity) : layout.rowCount(groupLength);
-      long lastCellEnd = ((long) (to - 1) * k + unit + 1) * cell - 1;
-      ByteBuffer cells = ahead.rows(group, units, spec, layout, unit, from, to, last, end >= lastCellEnd);
+      // Whole cells of the lost unit, as a reader scanning the block takes them: the agents may rebuild ahead.
+      boolean wholeCells = start <= ((long) from * k + unit) * cell && end >= ((long) (to - 1) * k + unit + 1) * cell - 1;
+      ByteBuffer cells = ahead.rows(group, units, spec, layout, unit, from, to, last, wholeCells);
       if (cells == null) {
         return;
       }

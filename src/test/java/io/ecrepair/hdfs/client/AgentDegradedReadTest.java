@@ -68,6 +68,7 @@ class AgentDegradedReadTest {
       }
       concurrentReaders(c, cases);
       rowsComeBeforeTheirWindowEnds(c, cases.get(1));
+      partOfACellAsksForItsRowOnly(c, cases.get(1));
       flippedFrameIsNeverDelivered(c, cases.get(2), false);
       flippedFrameIsNeverDelivered(c, cases.get(1), true);
       unreachableAgentsFallBack(c, cases.get(0));
@@ -294,6 +295,35 @@ class AgentDegradedReadTest {
           f.name() + ": HDFS's read statistics count the agents' bytes as the rows are taken");
     } finally {
       goOn.countDown();
+      ReadFaults.set(null);
+    }
+  }
+
+  /**
+   * A read that starts inside a lost cell asks the agents for that cell's row only: no helper
+   * sends a frame past the row's (a window reaching ahead would have them send the next rows).
+   */
+  private static void partOfACellAsksForItsRowOnly(DegradedCluster c, Case f) throws Exception {
+    AtomicInteger pastTheRow = new AtomicInteger();
+    ReadFaults.set(new ReadFaults.Hook() {
+      @Override
+      public void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) {
+        if (frames > 1) { // a chain's helper sends one frame per 64 KiB row
+          pastTheRow.incrementAndGet();
+        }
+      }
+    });
+    try (DistributedFileSystem client = c.ourClient(); FSDataInputStream in = client.open(f.path())) {
+      ((EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(f.path(), 0, 1));
+      byte[] got = new byte[CELL / 2];
+      in.readFully(CELL + 100, got);
+      ReadForms.assertRange(f.data(), CELL + 100, got, f.name() + " part of a lost cell");
+      Thread.sleep(1000); // frames of a window reaching ahead would be on their way by now
+      DegradedReadStats stats = DegradedReadStats.of(in);
+      assertEquals(1, stats.agentReads(), f.name() + ": " + stats);
+      assertEquals(1, stats.rowsRebuilt(), f.name() + ": " + stats);
+      assertEquals(0, pastTheRow.get(), f.name() + ": helpers sent frames of rows the read did not ask for");
+    } finally {
       ReadFaults.set(null);
     }
   }
