@@ -26,7 +26,6 @@ final class AgentReadAhead {
     final int to;
     final ByteBuffer cells;
     final int cell;
-    final long startNanos = System.nanoTime();
     Future<Long> received;
     /** Bytes the client had received when each row had arrived; rows arrived so far (guarded by this). */
     private final long[] bytesThrough;
@@ -34,7 +33,7 @@ final class AgentReadAhead {
     /** What the stream's statistics have of this window: rows, bytes and when last. */
     int countedRows;
     long countedBytes;
-    long countedAt = startNanos;
+    long countedAt = System.nanoTime();
 
     Window(long group, int unit, int from, int to, int cell) {
       this.group = group;
@@ -95,11 +94,6 @@ final class AgentReadAhead {
     this.received = received;
     this.cell = cell;
     this.maxRows = maxRows;
-  }
-
-  /** The most rows one window holds. */
-  int maxRows() {
-    return maxRows;
   }
 
   /**
