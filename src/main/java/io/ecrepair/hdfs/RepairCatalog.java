@@ -61,8 +61,11 @@ public final class RepairCatalog {
   private static final Map<Plan, Map<Integer, NodePart>> PARTS = new ConcurrentHashMap<>();
   private static final java.util.Set<CodeSpec> SEARCHED = ConcurrentHashMap.newKeySet();
   private static final Map<String, Plan> CENTRAL = new ConcurrentHashMap<>();
-  /** Several-block losses whose plans were searched or queued, and those still queued (at most a few at a time). */
-  private static final java.util.Set<String> MULTI_SEARCHED = ConcurrentHashMap.newKeySet();
+  /**
+   * Losses searched alone (several blocks, or one for a reader) that were searched or queued,
+   * and the several-block ones still queued (at most a few at a time).
+   */
+  private static final java.util.Set<String> SEARCHED_ALONE = ConcurrentHashMap.newKeySet();
   private static final java.util.Set<String> MULTI_PENDING = ConcurrentHashMap.newKeySet();
   private static final int MAX_MULTI_PENDING = 8;
 
@@ -99,7 +102,7 @@ public final class RepairCatalog {
     }
     if (p.isEmpty() && lost.length > 1) {
       String key = centralKey(spec, lost);
-      if (MULTI_PENDING.size() < MAX_MULTI_PENDING && MULTI_SEARCHED.add(key)) {
+      if (MULTI_PENDING.size() < MAX_MULTI_PENDING && SEARCHED_ALONE.add(key)) {
         MULTI_PENDING.add(key);
         PREPARER.execute(() -> {
           try {
@@ -109,6 +112,30 @@ public final class RepairCatalog {
           }
         });
       }
+    }
+    return p;
+  }
+
+  /**
+   * The stored parallel plans of {@code lost} (as {@link #parallelPlans(CodeSpec, int)}) for a
+   * reader, which needs the plans of the blocks it reads only: no other index is loaded, and a
+   * plan not stored (a code not shipped) is searched in the background for this index alone.
+   * Readying a Clay code's every plan took a client JVM about 2 s of CPU on its first
+   * degraded read, and a search of every index of a code not shipped would take minutes.
+   */
+  public static java.util.List<Plan> parallelPlansOfIndex(CodeSpec spec, int lost) {
+    java.util.List<Plan> p = PARALLEL.lookupAll(spec, lost);
+    if (p.isEmpty() && !SEARCHED.contains(spec) && SEARCHED_ALONE.add(centralKey(spec, new int[] {lost}))) {
+      PREPARER.execute(() -> {
+        synchronized (PARALLEL) {
+          try {
+            PARALLEL.precompute(spec, lost);
+          } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(RepairCatalog.class).warn(
+                "ec-repair: no parallel repair plans for {} lost {}: {}", spec, lost, e.toString());
+          }
+        }
+      });
     }
     return p;
   }
@@ -221,6 +248,11 @@ public final class RepairCatalog {
         }
       }
     });
+  }
+
+  /** Whether every parallel plan of {@code spec} was handed to the background preparer. */
+  static boolean isReadying(CodeSpec spec) {
+    return SEARCHED.contains(spec);
   }
 
   /** Whether the repair of {@code lost} from {@code available} is compiled and cached. */

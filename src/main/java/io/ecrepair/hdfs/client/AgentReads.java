@@ -222,7 +222,7 @@ final class AgentReads {
           group.getBlock().getBlockId(), null, sliceBytes);
     }
     Plan best = null;
-    for (Plan p : RepairCatalog.parallelPlans(spec, lost)) {
+    for (Plan p : RepairCatalog.parallelPlansOfIndex(spec, lost)) {
       Map<Integer, NodePart> parts = RepairCatalog.parts(p);
       NodePart mine = parts.get(lost);
       boolean usable = p.problem().requestor() == lost && mine != null && mine.leaves().length == 0
