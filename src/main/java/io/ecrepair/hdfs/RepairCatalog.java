@@ -255,6 +255,18 @@ public final class RepairCatalog {
     return SEARCHED.contains(spec);
   }
 
+  /**
+   * Readies a code's repairs in the background before its first task: every single-loss
+   * repair, and for a code with sub-chunks its parallel plans and their central plans (loaded
+   * from the jar, or searched). Each part is done once per JVM.
+   */
+  public static void prepare(CodeSpec spec) {
+    prepareSingleLosses(spec);
+    if (spec.subPacketization() > 1 && SEARCHED.add(spec)) {
+      PREPARER.execute(() -> searchParallelPlans(spec));
+    }
+  }
+
   /** Whether the repair of {@code lost} from {@code available} is compiled and cached. */
   static boolean isCached(CodeSpec spec, int[] lost, int[] available) {
     synchronized (PLANS) {

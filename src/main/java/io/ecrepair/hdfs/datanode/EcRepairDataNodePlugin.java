@@ -1,6 +1,7 @@
 package io.ecrepair.hdfs.datanode;
 
 import io.ecrepair.hdfs.agent.RepairAgent;
+import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionContext;
 import io.ecrepair.hdfs.task.ReconstructionMetrics;
 import java.io.IOException;
@@ -31,6 +32,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   private ReconstructionContext ctx;
   private ReconstructionHook hook;
   private volatile RepairAgent agent;
+  private PolicyPreparer preparer;
 
   @Override
   public synchronized void start(Object service) {
@@ -47,6 +49,8 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
       ctx = new ReconstructionContext(dn, dn.getConf(), metrics, dn.getErasureCodingWorker().getXmitWeight());
       hook = ReconstructionHook.install(dn, ctx);
       agent = startAgent(dn, ctx);
+      preparer = PolicyPreparer.start(dn.getConf(), ctx.rebuildRs(), ctx.name(),
+          dn.getConf().getLong(DataNodeKeys.PREPARE_INTERVAL_SECONDS_KEY, DataNodeKeys.PREPARE_INTERVAL_SECONDS_DEFAULT));
       metrics.hookInstalled(true);
       metrics.register();
       datanode = dn;
@@ -55,6 +59,10 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
           + "only what each code needs; RS and other policies stay with HDFS (metrics: {})", ctx.name(),
           metrics.sourceName());
     } catch (Throwable t) {
+      if (preparer != null) {
+        preparer.close();
+        preparer = null;
+      }
       if (agent != null) {
         agent.close();
         agent = null;
@@ -149,6 +157,10 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
 
   @Override
   public synchronized void stop() {
+    if (preparer != null) {
+      preparer.close();
+      preparer = null;
+    }
     if (agent != null) {
       agent.close();
       agent = null;
