@@ -120,6 +120,12 @@ public final class ClusterBenchmark {
         progress.accept(String.format(java.util.Locale.ROOT, "%s: rebuilt %d blocks in %.1f s by %s, %.2f blocks "
             + "received per block (theory %.2f), %s", s.name(), r.lost().size(), r.repairSeconds(), r.engine(),
             r.measuredBlocks(), r.theoryBlocks(), r.verified() ? "all verified" : "VERIFICATION FAILED"));
+        if (r.bound() != null) {
+          notes.add(String.format(java.util.Locale.ROOT, "%s: on this recovery's layout the busiest DataNode would "
+              + "receive %.2f blocks with every task central, and %.2f at best with the stored plans chosen knowing "
+              + "every task (so at most %.2fx faster than central when the links decide); it received %.2f",
+              s.name(), r.bound().central(), r.bound().best(), r.bound().gain(), r.busiestReceivedBlocks()));
+        }
         if (s.pluginRebuildsRs() && !r.engine().equals("ec-repair")) {
           notes.add(s.name() + ": the DataNodes ran with " + Scenario.REBUILD_RS_KEY + "=true but the reconstruction "
               + "tasks were run by " + r.engine() + " (the DataNodes' plugin did not take them: an older plugin jar, "

@@ -159,6 +159,10 @@ public final class ClusterReport {
       m.put("busiestReceivedBlocks", r.busiestReceivedBlocks());
       m.put("cpuIdleShare", Double.isNaN(r.cpuIdleShare()) ? null : r.cpuIdleShare());
       m.put("cpuSaturated", r.cpuSaturated());
+      if (r.bound() != null) {
+        m.put("planBound", Map.of("centralBusiestBlocks", r.bound().central(), "bestChoiceBusiestBlocks",
+            r.bound().best(), "linkBoundGainOverCentral", r.bound().gain()));
+      }
       m.put("verified", r.verified());
       m.put("nodes", nodes(r.bytes()));
       if (r.crossRackBytes() >= 0) {

@@ -50,7 +50,7 @@ public final class FullNodeRecovery {
                        List<LostBlock> lost, double detectSeconds, double repairSeconds, double wallSeconds,
                        Map<String, NodeCounters.Bytes> bytes, long pluginTasks, long allTasks, double theoryBlocks,
                        double measuredBlocks, double maxLoadBlocks, double taskSeconds, double cpuIdleShare,
-                       RackLayout written, RackLayout rebuilt, long crossRackBytes) {
+                       RackLayout written, RackLayout rebuilt, long crossRackBytes, PlanBound.Busiest bound) {
     public boolean verified() {
       return !lost.isEmpty() && lost.stream().allMatch(LostBlock::verified);
     }
@@ -205,7 +205,7 @@ public final class FullNodeRecovery {
           done.plugin() == 0 ? Double.NaN : done.pluginMillis() / 1000.0 / done.plugin(), idle,
           RackLayout.of(policy, before, ip -> cluster.dataNodeAt(ip).rack()),
           RackLayout.of(policy, after, ip -> cluster.dataNodeAt(ip).rack()),
-          cluster.racks() > 0 ? all.crossRackBytes() : -1);
+          cluster.racks() > 0 ? all.crossRackBytes() : -1, bound(policy, before, after, lost));
     } finally {
       fs.delete(file.getParent(), true);
       if (loss == Loss.CRASH) {
@@ -216,6 +216,35 @@ public final class FullNodeRecovery {
         cluster.isolateDataNode(victim.name(), false);
       }
     }
+  }
+
+  /**
+   * What the code's plans allow on this recovery's layout ({@link PlanBound}): each rebuilt
+   * block's helpers where they were written, its lost unit where it was rebuilt. Null for a
+   * code without parallel plans or one we do not know.
+   */
+  private PlanBound.Busiest bound(ErasureCodingPolicy policy, List<LocatedStripedBlock> before,
+                                  List<LocatedStripedBlock> after, List<int[]> lost) {
+    if (!io.ecrepair.hdfs.RepairCatalog.owns(policy, true)) {
+      return null; // a codec we do not know
+    }
+    io.ecrepair.codes.CodeSpec spec = io.ecrepair.hdfs.RepairCatalog.spec(policy);
+    List<PlanBound.Task> tasks = new ArrayList<>();
+    for (int[] gl : lost) {
+      String[] node = new String[spec.n()];
+      LocatedStripedBlock written = before.get(gl[0]);
+      for (int j = 0; j < written.getBlockIndices().length; j++) {
+        node[written.getBlockIndices()[j]] = cluster.dataNodeAt(written.getLocations()[j].getIpAddr()).name();
+      }
+      LocatedStripedBlock now = after.get(gl[0]);
+      for (int j = 0; j < now.getBlockIndices().length; j++) {
+        if (now.getBlockIndices()[j] == gl[1]) {
+          node[gl[1]] = cluster.dataNodeAt(now.getLocations()[j].getIpAddr()).name();
+        }
+      }
+      tasks.add(new PlanBound.Task(node, gl[1]));
+    }
+    return PlanBound.of(spec, tasks);
   }
 
   /**

@@ -19,7 +19,7 @@ class BarsTest {
     bytes.put("dn1", new NodeCounters.Bytes(100L << 20, 5L << 20));
     return new FullNodeRecovery.Result(scenario, policy, 20, 16L << 20, "dn0",
         List.of(new FullNodeRecovery.LostBlock(0, 3, 1003, "dn1", true)), 11.0, repairSeconds, 11.0 + repairSeconds,
-        bytes, plugin, all, theory, measured, measured, 1.0, 0.5, null, null, -1);
+        bytes, plugin, all, theory, measured, measured, 1.0, 0.5, null, null, -1, null);
   }
 
   /** A recovery on racks: 20 rebuilt 16 MiB blocks, {@code crossBlocks} blocks crossing racks in all. */
@@ -31,7 +31,8 @@ class BarsTest {
       lost.add(new FullNodeRecovery.LostBlock(i, 3, 1003 + 16 * i, "dn1", true));
     }
     return new FullNodeRecovery.Result(r.scenario(), r.policy(), 20, 16L << 20, "dn0", lost, 11.0, repairSeconds,
-        11.0 + repairSeconds, r.bytes(), 1, 1, 6, 6, 6, 1.0, 0.5, layout, layout, (long) (crossBlocks * (16L << 20)));
+        11.0 + repairSeconds, r.bytes(), 1, 1, 6, 6, 6, 1.0, 0.5, layout, layout, (long) (crossBlocks * (16L << 20)),
+        null);
   }
 
   static DegradedRead.Result read(String policy, String client, double seconds) {
