@@ -126,21 +126,12 @@ public final class RepairCatalog {
   public static java.util.List<Plan> parallelPlansOfIndex(CodeSpec spec, int lost) {
     java.util.List<Plan> p = PARALLEL.lookupAll(spec, lost);
     if (p.isEmpty() && !SEARCHED.contains(spec) && SEARCHED_ALONE.add(centralKey(spec, new int[] {lost}))) {
-      PREPARER.execute(() -> {
-        synchronized (PARALLEL) {
-          try {
-            PARALLEL.precompute(spec, lost);
-          } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(RepairCatalog.class).warn(
-                "ec-repair: no parallel repair plans for {} lost {}: {}", spec, lost, e.toString());
-          }
-        }
-      });
+      PREPARER.execute(() -> searchParallelPlans(spec, new int[] {lost}));
     }
     return p;
   }
 
-  /** Loads or searches the parallel plans of {@code lost} (several blocks) and their central plan, on this thread. */
+  /** Loads or searches the parallel plans of {@code lost} (one block or several) and their central plan, on this thread. */
   public static void searchParallelPlans(CodeSpec spec, int[] lost) {
     synchronized (PARALLEL) {
       try {
