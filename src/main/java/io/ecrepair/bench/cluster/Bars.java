@@ -251,8 +251,10 @@ public final class Bars {
       return new Bar(name, null, required, null, "no bytes counted");
     }
     double ratio = max / ((double) sum / count);
-    return new Bar(name, ratio, required, ratio <= BALANCE, String.format(Locale.ROOT, "busiest %.1f MiB, mean %.1f MiB",
-        max / 1048576.0, (double) sum / count / 1048576.0));
+    String bound = r.bound() == null ? "" : String.format(Locale.ROOT,
+        "; %.2f with the stored plans chosen knowing every task", r.bound().bestBalance());
+    return new Bar(name, ratio, required, ratio <= BALANCE, String.format(Locale.ROOT, "busiest %.1f MiB, mean %.1f MiB%s",
+        max / 1048576.0, (double) sum / count / 1048576.0, bound));
   }
 
   private static boolean isRs104(String policy) {

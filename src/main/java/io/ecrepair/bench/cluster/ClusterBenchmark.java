@@ -123,8 +123,10 @@ public final class ClusterBenchmark {
         if (r.bound() != null) {
           notes.add(String.format(java.util.Locale.ROOT, "%s: on this recovery's layout the busiest DataNode would "
               + "receive %.2f blocks with every task central, and %.2f at best with the stored plans chosen knowing "
-              + "every task (so at most %.2fx faster than central when the links decide); it received %.2f",
-              s.name(), r.bound().central(), r.bound().best(), r.bound().gain(), r.busiestReceivedBlocks()));
+              + "every task (so at most %.2fx faster than central when the links decide, busiest / mean of the live "
+              + "DataNodes %.2f); it received %.2f",
+              s.name(), r.bound().central(), r.bound().best(), r.bound().gain(), r.bound().bestBalance(),
+              r.busiestReceivedBlocks()));
         }
         if (s.pluginRebuildsRs() && !r.engine().equals("ec-repair")) {
           notes.add(s.name() + ": the DataNodes ran with " + Scenario.REBUILD_RS_KEY + "=true but the reconstruction "

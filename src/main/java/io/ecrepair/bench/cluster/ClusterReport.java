@@ -161,7 +161,8 @@ public final class ClusterReport {
       m.put("cpuSaturated", r.cpuSaturated());
       if (r.bound() != null) {
         m.put("planBound", Map.of("centralBusiestBlocks", r.bound().central(), "bestChoiceBusiestBlocks",
-            r.bound().best(), "linkBoundGainOverCentral", r.bound().gain()));
+            r.bound().best(), "linkBoundGainOverCentral", r.bound().gain(), "bestChoiceBalance",
+            r.bound().bestBalance()));
       }
       m.put("verified", r.verified());
       m.put("nodes", nodes(r.bytes()));

@@ -244,7 +244,7 @@ public final class FullNodeRecovery {
       }
       tasks.add(new PlanBound.Task(node, gl[1]));
     }
-    return PlanBound.of(spec, tasks);
+    return PlanBound.of(spec, tasks, cluster.dataNodes().size() - 1); // all but the victim
   }
 
   /**

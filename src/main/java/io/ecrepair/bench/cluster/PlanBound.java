@@ -15,11 +15,16 @@ import java.util.Map;
  * busiest DataNode). The DataNodes' tasks start within a second of one another and each sees
  * only what its probes report, so a measured recovery can approach the second figure but not
  * pass it; their ratio is the most a parallel recovery can gain over the central one there when
- * the links decide, whatever the plan choice.
+ * the links decide, whatever the plan choice. With the second choice it also gives the busiest
+ * DataNode against the mean of the live DataNodes (the benchmark's balance), so a measured
+ * imbalance can be told apart from one the layout imposes.
  */
 final class PlanBound {
-  /** Blocks received by the busiest DataNode with every task central, and with the best choice. */
-  record Busiest(double central, double best) {
+  /**
+   * Blocks received by the busiest DataNode with every task central, and with the best choice;
+   * with the best choice, the busiest against the mean of the live DataNodes.
+   */
+  record Busiest(double central, double best, double bestBalance) {
     /** How much sooner than the central recovery the best choice could end, link-bound. */
     double gain() {
       return central / best;
@@ -36,8 +41,11 @@ final class PlanBound {
 
   private PlanBound() {}
 
-  /** For the code of {@code spec}, with its stored parallel plans; null for a code without any (a scalar code). */
-  static Busiest of(CodeSpec spec, List<Task> tasks) {
+  /**
+   * For the code of {@code spec}, with its stored parallel plans, on a cluster of {@code
+   * liveDataNodes}; null for a code without any (a scalar code).
+   */
+  static Busiest of(CodeSpec spec, List<Task> tasks, int liveDataNodes) {
     if (spec.subPacketization() == 1) {
       return null;
     }
@@ -54,14 +62,14 @@ final class PlanBound {
         plans.put(t.lost(), in);
       }
     }
-    return of(tasks, plans);
+    return of(tasks, plans, liveDataNodes);
   }
 
   /**
    * The same with the plans given: per lost unit, the blocks each unit's node receives under
    * each plan, the central plan first.
    */
-  static Busiest of(List<Task> tasks, Map<Integer, List<double[]>> plans) {
+  static Busiest of(List<Task> tasks, Map<Integer, List<double[]>> plans, int liveDataNodes) {
     Map<String, Double> central = new HashMap<>();
     for (Task t : tasks) {
       add(central, t, plans.get(t.lost()).get(0), 1);
@@ -88,7 +96,11 @@ final class PlanBound {
         break;
       }
     }
-    return new Busiest(max(central), max(load));
+    if (load.size() > liveDataNodes) {
+      throw new IllegalArgumentException(load.size() + " DataNodes receive, but only " + liveDataNodes + " are live");
+    }
+    double mean = load.values().stream().mapToDouble(Double::doubleValue).sum() / liveDataNodes;
+    return new Busiest(max(central), max(load), max(load) / mean);
   }
 
   private static int best(Map<String, Double> load, Task t, List<double[]> options) {

@@ -22,16 +22,20 @@ class PlanBoundTest {
   void aTargetOfTwoBlocksGetsPlansThatLoadDifferentHelpers() {
     List<PlanBound.Task> tasks = List.of(new PlanBound.Task(new String[] {"x", "y", "z"}, 0),
         new PlanBound.Task(new String[] {"x", "y", "z"}, 0));
-    PlanBound.Busiest b = PlanBound.of(tasks, PLANS);
+    PlanBound.Busiest b = PlanBound.of(tasks, PLANS, 3);
     assertEquals(4.0, b.central(), 1e-9); // x rebuilds both blocks centrally
     assertEquals(2.0, b.best(), 1e-9); // one plan per helper: x 2, y 1.5, z 1.5 (one plan for both: y 3)
     assertEquals(2.0, b.gain(), 1e-9);
+    assertEquals(2.0 / (5.0 / 3), b.bestBalance(), 1e-9); // 5 blocks over 3 live DataNodes
+    // A live DataNode that receives nothing lowers the mean.
+    assertEquals(2.0 / (5.0 / 4), PlanBound.of(tasks, PLANS, 4).bestBalance(), 1e-9);
+    assertThrows(IllegalArgumentException.class, () -> PlanBound.of(tasks, PLANS, 2));
   }
 
   @Test
   void centralWinsWhereTheHelpersAreTheBottleneck() {
     Map<Integer, List<double[]>> plans = Map.of(0, List.of(new double[] {1.2, 0, 0}, new double[] {1.0, 1.5, 0}));
-    PlanBound.Busiest b = PlanBound.of(List.of(new PlanBound.Task(new String[] {"x", "y", "z"}, 0)), plans);
+    PlanBound.Busiest b = PlanBound.of(List.of(new PlanBound.Task(new String[] {"x", "y", "z"}, 0)), plans, 3);
     assertEquals(1.2, b.best(), 1e-9);
     assertEquals(1.0, b.gain(), 1e-9);
   }
@@ -44,14 +48,14 @@ class PlanBoundTest {
         1, List.of(new double[] {0, 3.0, 0}, new double[] {1.0, 1.0, 0}));
     List<PlanBound.Task> tasks = new ArrayList<>(List.of(new PlanBound.Task(new String[] {"a", "y", "z"}, 0),
         new PlanBound.Task(new String[] {"y", "b", "c"}, 1)));
-    PlanBound.Busiest b = PlanBound.of(tasks, plans);
+    PlanBound.Busiest b = PlanBound.of(tasks, plans, 5);
     assertEquals(1.2, b.best(), 1e-9);
   }
 
   @Test
   void aUnitThatReceivesNeedsADataNode() {
     assertThrows(IllegalArgumentException.class,
-        () -> PlanBound.of(List.of(new PlanBound.Task(new String[] {"x", null, "z"}, 0)), PLANS));
+        () -> PlanBound.of(List.of(new PlanBound.Task(new String[] {"x", null, "z"}, 0)), PLANS, 3));
   }
 
   @Test
@@ -65,9 +69,9 @@ class PlanBoundTest {
       }
       tasks.add(new PlanBound.Task(node, g));
     }
-    PlanBound.Busiest b = PlanBound.of(clay, tasks);
+    PlanBound.Busiest b = PlanBound.of(clay, tasks, 15);
     assertEquals(3.25, b.central(), 1e-9); // four targets, one block each
     assertTrue(b.best() < b.central(), b.toString());
-    assertNull(PlanBound.of(new CodeSpec("rs", 6, 3), tasks.subList(0, 1)));
+    assertNull(PlanBound.of(new CodeSpec("rs", 6, 3), tasks.subList(0, 1), 15));
   }
 }
