@@ -30,7 +30,7 @@ final class RecentChoices {
    * choices of this DataNode's tasks are added to {@code backlog} (probed bytes per unit, -1 or
    * missing: unknown, counted as 0); the chosen plan's bytes then count for the choices after it.
    *
-   * @param nodeOfUnit the DataNode of each unit (null: a unit no plan has receive)
+   * @param nodeOfUnit the DataNode of each unit (null for a unit that receives in no candidate)
    */
   synchronized int choose(List<Traffic> candidates, long[] backlog, String[] nodeOfUnit, double[] cost,
                           long bytesPerSubchunk, int prefer, long nowMs) {
