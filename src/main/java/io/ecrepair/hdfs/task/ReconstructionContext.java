@@ -48,7 +48,6 @@ public final class ReconstructionContext implements AgentContext {
   private final PlanSessions sessions = new PlanSessions();
   /** Bytes this DataNode's repairs (its tasks and the parts its agent runs) still expect to receive. */
   private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
-  private final RecentChoices recentChoices = new RecentChoices();
   private final boolean parallel;
   private final int planPieceBytes;
   private final int clientParts;
@@ -256,11 +255,6 @@ public final class ReconstructionContext implements AgentContext {
   @Override
   public java.util.concurrent.atomic.AtomicLong inbound() {
     return inbound;
-  }
-
-  /** The plan choices this DataNode's tasks made in the last moments ({@link RecentChoices}). */
-  RecentChoices recentChoices() {
-    return recentChoices;
   }
 
   /** The distributed repairs this DataNode takes part in, coordinator or helper. */

@@ -20,6 +20,7 @@ import io.ecrepair.hdfs.transfer.RangeListener;
 import io.ecrepair.hdfs.transfer.RangeSource;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.Plan;
+import io.ecrepair.plan.PlanChoice;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -370,8 +371,7 @@ public final class ReconstructionTask implements Runnable {
       return 0;
     }
     // The plan that should finish first, given what the nodes' downlinks still carry for other
-    // repairs and what this DataNode's other tasks just chose; the central plan competes once it
-    // is ready (it is built in the background).
+    // repairs; the central plan competes once it is ready (it is built in the background).
     int parallelCount = candidates.size();
     RepairCatalog.centralPlanIfReady(spec, lostSorted).ifPresent(candidates::add);
     int chosen = 0;
@@ -393,13 +393,7 @@ public final class ReconstructionTask implements Runnable {
         cost[u] = cost[u] > 0 ? cost[u] : 1; // a link without a source is no free link
       }
       cost[requestor] = selfCost();
-      String[] nodeOfUnit = new String[spec.n()];
-      for (int u : receivers) {
-        nodeOfUnit[u] = sources.get(u).peekFirst().getDatanodeUuid();
-      }
-      nodeOfUnit[requestor] = ctx.datanode().getDatanodeUuid();
-      chosen = ctx.recentChoices().choose(candidates.stream().map(Plan::traffic).toList(), backlog, nodeOfUnit, cost,
-          unit, prefer, System.currentTimeMillis());
+      chosen = PlanChoice.soonest(candidates.stream().map(Plan::traffic).toList(), backlog, cost, unit, prefer);
     }
     planNanos += System.nanoTime() - planStart;
     if (chosen >= parallelCount) {
