@@ -22,21 +22,45 @@ import java.util.TreeMap;
  * slots (its frame lands in place), then every value computed here takes one.
  */
 public final class NodePart {
-  /** Values one node sends another at {@code level}, in ascending vertex order. */
+  /**
+   * Values one node sends another at {@code level}, in strictly ascending vertex order: a frame
+   * carries each value once, so a group that named a value twice would make its frames (and
+   * whoever buffers them) grow with the repeats, not with the repair.
+   */
   public record Group(int peer, int level, int[] vertices) {
     public Group {
       vertices = vertices.clone();
       if (vertices.length == 0) {
         throw new IllegalArgumentException("an empty group");
       }
+      requireAscending(vertices, "a group's values");
     }
   }
 
-  /** {@code outputs = matrix x inputs} over vertex ids, at {@code level}. */
+  /** {@code outputs = matrix x inputs} over vertex ids, at {@code level}; every input is a different value. */
   public record Step(int level, int[] inputs, int[] outputs, GFMatrix matrix) {
     public Step {
       if (matrix.rows() != outputs.length || matrix.cols() != inputs.length || inputs.length == 0) {
         throw new IllegalArgumentException("a step's matrix must be outputs x inputs");
+      }
+      requireDistinct(inputs, "a step's inputs");
+    }
+  }
+
+  private static void requireAscending(int[] values, String what) {
+    for (int i = 1; i < values.length; i++) {
+      if (values[i] <= values[i - 1]) {
+        throw new IllegalArgumentException(what + " are not strictly ascending at " + values[i]);
+      }
+    }
+  }
+
+  private static void requireDistinct(int[] values, String what) {
+    int[] sorted = values.clone();
+    Arrays.sort(sorted);
+    for (int i = 1; i < sorted.length; i++) {
+      if (sorted[i] == sorted[i - 1]) {
+        throw new IllegalArgumentException(what + " name value " + sorted[i] + " twice");
       }
     }
   }
@@ -75,10 +99,13 @@ public final class NodePart {
     if (alpha < 1) {
       throw new IllegalArgumentException("alpha " + alpha);
     }
+    boolean[] subchunkRead = new boolean[alpha];
     for (int[] l : leaves) {
-      if (l.length != 2 || l[1] < 0 || l[1] >= alpha || subchunkOf.put(l[0], l[1]) != null) {
+      // Each sub-chunk is read once: the part's row buffers hold one copy of each.
+      if (l.length != 2 || l[1] < 0 || l[1] >= alpha || subchunkRead[l[1]] || subchunkOf.put(l[0], l[1]) != null) {
         throw new IllegalArgumentException("bad leaf " + Arrays.toString(l));
       }
+      subchunkRead[l[1]] = true;
     }
     int next = 0;
     int lastLevel = -1;
@@ -244,9 +271,14 @@ public final class NodePart {
     return results;
   }
 
-  /** Slots of the value buffer. */
-  int slots() {
+  /** Slots of the value buffer: the values received and computed here per slice. */
+  public int slots() {
     return slots;
+  }
+
+  /** Coefficients of all compute steps: the multiply-adds of a slice, per byte of a value. */
+  public long coefficients() {
+    return steps.stream().mapToLong(s -> (long) s.inputs().length * s.outputs().length).sum();
   }
 
   int slotOf(int vertex) {

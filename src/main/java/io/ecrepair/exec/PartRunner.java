@@ -69,18 +69,38 @@ public final class PartRunner implements AutoCloseable {
     this.maxLen = maxLen;
     this.pool = pool;
     this.subchunks = part.leafSubchunks();
-    this.leafBuffer = pool.take(pooled(part.alpha() * maxLen));
-    this.values = pool.take(pooled(part.slots() * maxLen));
+    long[] sizes = bufferSizes(part, maxLen);
+    this.leafBuffer = pool.take((int) sizes[0]);
+    this.values = pool.take((int) sizes[1]);
+    this.frame = pool.take((int) sizes[2]);
+  }
+
+  /** The bytes of direct memory a runner of {@code part} for slices of up to {@code maxLen} bytes holds. */
+  public static long bytesHeld(NodePart part, int maxLen) {
+    long[] sizes = bufferSizes(part, maxLen);
+    return sizes[0] + sizes[1] + sizes[2];
+  }
+
+  /** Its three buffers: the node's own sub-chunks of a slice, every value's slot, one outgoing frame. */
+  private static long[] bufferSizes(NodePart part, int maxLen) {
     int largest = 0;
     for (NodePart.Group g : part.outbound()) {
       largest = Math.max(largest, g.vertices().length);
     }
-    this.frame = pool.take(pooled(largest * maxLen));
+    long[] sizes = {pooled((long) part.alpha() * maxLen), pooled((long) part.slots() * maxLen),
+        pooled((long) largest * maxLen)};
+    for (long size : sizes) {
+      if (size > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("a part of " + part.slots() + " values of " + maxLen
+            + " bytes needs a buffer of " + size + " bytes");
+      }
+    }
+    return sizes;
   }
 
   /** A buffer size that parts of different plans share (a power of two), so pooled buffers are reused. */
-  private static int pooled(int bytes) {
-    return bytes <= 1 ? 1 : Integer.highestOneBit(bytes - 1) << 1;
+  private static long pooled(long bytes) {
+    return bytes <= 1 ? 1 : Long.highestOneBit(bytes - 1) << 1;
   }
 
   /** Gives the buffers back to the pool; the runner is not used after. */

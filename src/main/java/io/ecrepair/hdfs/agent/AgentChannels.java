@@ -1,6 +1,8 @@
 package io.ecrepair.hdfs.agent;
 
 import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,27 +41,24 @@ public final class AgentChannels {
     }
   }
 
-  /** Opens connections for one request: {@code block} and {@code token} are what its handshakes use. */
+  /**
+   * Opens connections for one request as DataNode {@code datanode}: {@code block} and
+   * {@code token} are what its handshakes use, and value streams it opens prove it is this
+   * DataNode with challenges about {@code block}.
+   */
   public static Dialer dialer(DataNode datanode, ExtendedBlock block, Token<BlockTokenIdentifier> token) {
     return new Dialer(datanode.getSaslClient(), datanode.getDataEncryptionKeyFactoryForBlock(block), token,
-        datanode.getDnConf().getSocketWriteTimeout(), () -> AgentProof.Challenge.mint(datanode, block));
+        datanode.getDnConf().getSocketWriteTimeout(), datanode, block);
   }
 
   /**
    * Opens a client's connections for one request, as its block readers' are made (the
    * client's SASL client, its encryption keys from the NameNode, its write timeout). A client
-   * sends no value streams, so its dialer has no challenge to mint for a receiver.
+   * sends no value streams.
    */
   public static Dialer clientDialer(DFSClient client, Token<BlockTokenIdentifier> token) {
     return new Dialer(client.getSaslDataTransferClient(), client, token, client.getConf().getDatanodeSocketWriteTimeout(),
-        () -> {
-          throw new IOException("a client sends no value streams");
-        });
-  }
-
-  /** Mints a challenge about a request's block for a value stream's receiver ({@link AgentProof}). */
-  interface ChallengeMinter {
-    AgentProof.Challenge mint() throws IOException;
+        null, null);
   }
 
   /** Opens connections to repair agents on behalf of one request. */
@@ -68,20 +67,32 @@ public final class AgentChannels {
     private final DataEncryptionKeyFactory keys;
     private final Token<BlockTokenIdentifier> token;
     private final int writeTimeoutMs;
-    private final ChallengeMinter minter;
+    private final DataNode datanode;
+    private final ExtendedBlock block;
 
     private Dialer(SaslDataTransferClient sasl, DataEncryptionKeyFactory keys, Token<BlockTokenIdentifier> token,
-                   int writeTimeoutMs, ChallengeMinter minter) {
+                   int writeTimeoutMs, DataNode datanode, ExtendedBlock block) {
       this.sasl = sasl;
       this.keys = keys;
       this.token = token;
       this.writeTimeoutMs = writeTimeoutMs;
-      this.minter = minter;
+      this.datanode = datanode;
+      this.block = block;
     }
 
-    /** A challenge about the request's block, minted by this DataNode, for a value stream's receiver to answer. */
-    AgentProof.Challenge challenge() throws IOException {
-      return minter.mint();
+    /**
+     * Opens a value stream on {@code c} ({@link StreamHandshake}): returns once its receiver
+     * proved it is DataNode {@code receiverId} at the address dialled and this DataNode proved
+     * itself in turn.
+     */
+    void openStream(Channel c, DataOutputStream out, DataInputStream in, long sessionHi, long sessionLo, int from,
+                    String receiverId, String receiver) throws IOException {
+      if (datanode == null) {
+        throw new IOException("a client sends no value streams");
+      }
+      InetSocketAddress dialed = new InetSocketAddress(c.socket().getInetAddress(), c.socket().getPort());
+      StreamHandshake.open(out, in, sessionHi, sessionLo, from, receiverId, dialed,
+          AgentProof.Challenge.mint(datanode, block), datanode, block, receiver);
     }
 
     /**
@@ -150,10 +161,9 @@ public final class AgentChannels {
     }
   }
 
-  /** The server side of the handshake, on a connection an agent accepted. */
-  static IOStreamPair accept(DataNode datanode, Socket s) throws IOException {
+  /** The server side of the handshake, on a connection an agent accepted, read through {@code rawIn}. */
+  static IOStreamPair accept(DataNode datanode, Socket s, InputStream rawIn) throws IOException {
     OutputStream rawOut = NetUtils.getOutputStream(s, datanode.getDnConf().getSocketWriteTimeout());
-    InputStream rawIn = NetUtils.getInputStream(s);
     return datanode.getSaslServer().receive(new BasicInetPeer(s), rawOut, rawIn, s.getLocalPort(),
         datanode.getDatanodeId());
   }

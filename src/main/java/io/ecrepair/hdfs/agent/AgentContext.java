@@ -23,7 +23,7 @@ public interface AgentContext {
   /** The DataNode's transfer address, naming it in logs and reports. */
   String name();
 
-  /** Threads for blocking work (helper reads, inbound streams, probes). */
+  /** Threads for the reconstruction tasks' blocking work (helper reads, streams, probes); bounded. */
   ExecutorService readPool();
 
   /** Buffers the DataNode's repairs reuse. */
@@ -42,6 +42,9 @@ public interface AgentContext {
 
   /** Parts of clients' degraded reads the agent runs at once; one more is refused. */
   int clientPartsLimit();
+
+  /** The bounds the agent holds every request to: memory, a part's time, cells, hops. */
+  AgentLimits limits();
 
   /** Where {@code helper}'s repair agent listens. */
   InetSocketAddress agentAddress(DatanodeInfo helper);

@@ -68,9 +68,8 @@ public final class AgentRangeReader implements RangeSource {
         throw new IOException("reader for " + name + " is closed");
       }
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 8 * 1024));
-      new RangeRequest(block, token, ranges).write(out);
       AgentProof.Challenge challenge = connector.challenge(block);
-      challenge.write(out);
+      new RangeRequest(block, token, ranges).write(out, challenge);
       out.flush();
       DataInputStream in = new DataInputStream(new BufferedInputStream(c.in(), 128 * 1024));
       challenge.expect(in, source.getDatanodeUuid(), "the repair agent of " + source, RangeRequest.ERROR,

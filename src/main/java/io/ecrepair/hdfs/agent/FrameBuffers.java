@@ -26,9 +26,9 @@ public final class FrameBuffers {
     this.budgetBytes = budgetBytes;
   }
 
-  /** An array of at least {@code length} bytes (a power of two, so that frames of near sizes share arrays). */
+  /** An array of {@link #sizeClass}({@code length}) bytes. */
   public byte[] take(int length) {
-    int size = length <= 1 ? 1 : Integer.highestOneBit(length - 1) << 1;
+    int size = sizeClass(length);
     synchronized (this) {
       ArrayDeque<byte[]> q = free.get(size);
       byte[] b = q == null ? null : q.pollLast();
@@ -38,6 +38,19 @@ public final class FrameBuffers {
       }
     }
     return new byte[size];
+  }
+
+  /**
+   * The array size a frame of {@code length} bytes gets: a power of two up to 4 KiB, above that
+   * the next quarter step between powers of two, so frames of near sizes share arrays while an
+   * array wastes at most a quarter of its bytes (what parts are charged for is what they hold).
+   */
+  public static int sizeClass(int length) {
+    if (length <= 4096) {
+      return length <= 1 ? 1 : Integer.highestOneBit(length - 1) << 1;
+    }
+    int step = Integer.highestOneBit(length - 1) / 4;
+    return (int) (((long) length + step - 1) / step * step);
   }
 
   /** Keeps {@code b} (one {@link #take} returned) if the budget allows; nothing may use it after. */

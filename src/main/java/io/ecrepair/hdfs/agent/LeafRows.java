@@ -94,6 +94,11 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
     }
   }
 
+  /** The direct memory a part reading {@code leaves} sub-chunks of {@code subchunkBytes} per row holds for them. */
+  static long bytesHeld(int leaves, int subchunkBytes) {
+    return DEPTH * Math.max(1L, (long) leaves * subchunkBytes);
+  }
+
   /** Starts reading on one of {@code threads}. */
   LeafRows start(ExecutorService threads) {
     if (rowBytes > 0) {

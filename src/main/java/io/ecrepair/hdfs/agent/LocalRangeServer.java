@@ -69,6 +69,28 @@ final class LocalRangeServer {
     out.flush();
   }
 
+  /**
+   * The length of this DataNode's finalized replica of exactly {@code block}'s generation and
+   * length, or an IOException when it holds no such replica.
+   */
+  long finalizedLength(ExtendedBlock block) throws IOException {
+    // Looked up per request: the plugin starts the agent before the DataNode has its dataset.
+    FsDatasetSpi<?> dataset = datanode.getFSDataset();
+    if (dataset == null) {
+      throw new IOException("the DataNode's storage is not ready");
+    }
+    Replica replica = dataset.getReplica(block.getBlockPoolId(), block.getBlockId());
+    if (replica == null) {
+      throw new IOException("no replica of " + block);
+    }
+    if (replica.getState() != ReplicaState.FINALIZED || replica.getGenerationStamp() != block.getGenerationStamp()
+        || replica.getNumBytes() != block.getNumBytes()) {
+      throw new IOException("the replica of " + block + " is " + replica.getState() + " with generation stamp "
+          + replica.getGenerationStamp() + " and " + replica.getNumBytes() + " bytes");
+    }
+    return replica.getNumBytes();
+  }
+
   /** The checksum (type and chunk size) this DataNode's replica of {@code block} is stored with. */
   DataChecksum checksumOf(ExtendedBlock block) throws IOException {
     FsDatasetSpi<?> dataset = datanode.getFSDataset();
@@ -86,20 +108,8 @@ final class LocalRangeServer {
    * forward, with their stored checksums.
    */
   void read(ExtendedBlock block, List<long[]> ranges, Chunks sink) throws IOException, InterruptedException {
-    // Looked up per request: the plugin starts the agent before the DataNode has its dataset.
+    finalizedLength(block);
     FsDatasetSpi<?> dataset = datanode.getFSDataset();
-    if (dataset == null) {
-      throw new IOException("the DataNode's storage is not ready");
-    }
-    Replica replica = dataset.getReplica(block.getBlockPoolId(), block.getBlockId());
-    if (replica == null) {
-      throw new IOException("no replica of " + block);
-    }
-    if (replica.getState() != ReplicaState.FINALIZED || replica.getGenerationStamp() != block.getGenerationStamp()
-        || replica.getNumBytes() != block.getNumBytes()) {
-      throw new IOException("the replica of " + block + " is " + replica.getState() + " with generation stamp "
-          + replica.getGenerationStamp() + " and " + replica.getNumBytes() + " bytes");
-    }
     FsVolumeSpi volume = dataset.getVolume(block);
     if (volume == null) {
       throw new IOException("no volume holds " + block);

@@ -26,10 +26,9 @@ import org.apache.hadoop.io.IOUtils;
  * one stream to the repair agent of each node it sends values to, each written by a thread of
  * its own from a bounded queue, so a slow receiver holds back only its own stream until the
  * queue is full. Every frame carries its CRC32C, and a stream carries values only once its
- * receiver proved it is the agent of a DataNode of this cluster.
+ * receiver proved it is the agent of the DataNode the plan names ({@link StreamHandshake}).
  */
 public final class PeerSenders implements PartRunner.Outbox, Closeable {
-  private static final int WINDOW = 16;
   private static final Object END = new Object();
 
   private final String name;
@@ -38,29 +37,38 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
   private final long stallMillis;
   private final FrameBuffers buffers;
   private final Map<Integer, Stream> streams = new TreeMap<>();
+  private volatile boolean closed;
   private int framesSent;
+
+  /** Where a node's values go: its agent, and the DataNode (UUID) that agent must prove it is. */
+  public record Receiver(InetSocketAddress agent, String datanodeId) {}
 
   /** A frame (its first {@code length} bytes of an array of {@link #buffers}) and its checksum. */
   private record Frame(byte[] bytes, int length, int crc) {}
 
   private static final class Stream {
-    final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(WINDOW);
+    final BlockingQueue<Object> queue;
     Socket socket;
     Future<?> writer;
     volatile IOException failure;
+
+    Stream(int window) {
+      queue = new ArrayBlockingQueue<>(window);
+    }
   }
 
   /**
    * Connects to every node {@code part} sends to and starts their writers.
    *
    * @param datanode names this DataNode for fault injection
+   * @param dialer dials as this DataNode, with a token it minted for its own block of the group
    * @param buffers where the frames' arrays come from and go back to once written
    */
-  public PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part,
-              Map<Integer, InetSocketAddress> agents, AgentChannels.Dialer dialer, int connectTimeoutMs,
+  public PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part, int pieceBytes,
+              Map<Integer, Receiver> receivers, AgentChannels.Dialer dialer, int connectTimeoutMs,
               long stallMillis, ExecutorService threads, FrameBuffers buffers) throws IOException {
-    this(name, datanode, sessionHi, sessionLo, part, agents, -1, null, dialer, connectTimeoutMs, stallMillis, threads,
-        buffers);
+    this(name, datanode, sessionHi, sessionLo, part, pieceBytes, receivers, -1, null, dialer, connectTimeoutMs,
+        stallMillis, threads, buffers);
   }
 
   /**
@@ -70,8 +78,8 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
    * authenticated with a token for its block. The caller writes on {@code control} again only
    * after {@link #finish}.
    */
-  PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part,
-              Map<Integer, InetSocketAddress> agents, int controlPeer, DataOutputStream control,
+  PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part, int pieceBytes,
+              Map<Integer, Receiver> receivers, int controlPeer, DataOutputStream control,
               AgentChannels.Dialer dialer, int connectTimeoutMs, long stallMillis, ExecutorService threads,
               FrameBuffers buffers) throws IOException {
     this.name = name;
@@ -79,40 +87,58 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
     this.node = part.node();
     this.stallMillis = stallMillis;
     this.buffers = buffers;
+    Map<Integer, Integer> frames = maxFrames(part, pieceBytes);
     try {
       for (NodePart.Group g : part.outbound()) {
         if (streams.containsKey(g.peer())) {
           continue;
         }
-        InetSocketAddress to = agents.get(g.peer());
-        Stream st = new Stream();
+        Stream st = new Stream(PlanFrames.window(frames.get(g.peer())));
         streams.put(g.peer(), st);
         if (g.peer() == controlPeer) {
           st.writer = threads.submit(() -> write(st, control, g.peer()));
           continue;
         }
+        Receiver to = receivers.get(g.peer());
         AgentChannels.Channel c;
         try {
-          c = dialer.dial(to, connectTimeoutMs, (int) stallMillis, 0);
+          c = dialer.dial(to.agent(), connectTimeoutMs, (int) stallMillis, 0);
         } catch (IOException e) {
-          throw new IOException(name + " cannot reach the repair agent of node " + g.peer() + " at " + to + ": " + e, e);
+          throw new IOException(name + " cannot reach the repair agent of node " + g.peer() + " at " + to.agent()
+              + ": " + e, e);
         }
         st.socket = c.socket();
         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 128 * 1024));
-        PlanFrames.writeStreamHeader(out, sessionHi, sessionLo, node);
-        // No value leaves before the receiver proved it is a DataNode's agent (AgentProof): the
-        // challenge is minted here, so whoever sent the part request cannot answer it.
-        AgentProof.Challenge challenge = dialer.challenge();
-        challenge.write(out);
-        out.flush();
-        challenge.expect(new DataInputStream(c.in()), null, "the repair agent of node " + g.peer() + " at " + to,
-            PlanFrames.ERROR, AgentProof.Purpose.RECEIVE);
+        // No value leaves before the receiver proved it is the DataNode the plan names, at the
+        // address dialled: the challenge is minted here, so whoever sent the part request cannot answer it.
+        dialer.openStream(c, out, new DataInputStream(c.in()), sessionHi, sessionLo, node, to.datanodeId(),
+            "the repair agent of node " + g.peer() + " at " + to.agent());
         st.writer = threads.submit(() -> write(st, out, g.peer()));
       }
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
     }
+  }
+  /** Per node {@code part} sends values to: the longest frame (its largest group's values of one piece). */
+  private static Map<Integer, Integer> maxFrames(NodePart part, int pieceBytes) {
+    Map<Integer, Integer> max = new TreeMap<>();
+    for (NodePart.Group g : part.outbound()) {
+      max.merge(g.peer(), Math.multiplyExact(g.vertices().length, pieceBytes), Math::max);
+    }
+    return max;
+  }
+
+  /**
+   * The most bytes of frames the senders of {@code part} hold: per stream its queue full, one
+   * frame being written and one waiting to be queued (arrays as {@link FrameBuffers} sizes them).
+   */
+  public static long bytesHeld(NodePart part, int pieceBytes) {
+    long bytes = 0;
+    for (int frame : maxFrames(part, pieceBytes).values()) {
+      bytes += (PlanFrames.window(frame) + 2L) * FrameBuffers.sizeClass(frame);
+    }
+    return bytes;
   }
 
   private void write(Stream st, DataOutputStream out, int peer) {
@@ -152,8 +178,18 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
     if (st.failure != null) {
       throw st.failure;
     }
-    if (!st.queue.offer(o, stallMillis, TimeUnit.MILLISECONDS)) {
-      throw new IOException(name + ": node " + peer + " took nothing for " + stallMillis + " ms");
+    // In short waits, so that a part cancelled while its receiver holds back notices soon.
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(stallMillis);
+    while (!st.queue.offer(o, Math.min(stallMillis, 100), TimeUnit.MILLISECONDS)) {
+      if (closed) {
+        throw new IOException(name + ": the streams were closed");
+      }
+      if (st.failure != null) {
+        throw st.failure;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new IOException(name + ": node " + peer + " took nothing for " + stallMillis + " ms");
+      }
     }
   }
 
@@ -177,6 +213,7 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
 
   @Override
   public void close() {
+    closed = true;
     List<Future<?>> writers = new ArrayList<>();
     for (Stream st : streams.values()) {
       IOUtils.closeSocket(st.socket);

@@ -51,6 +51,7 @@ public final class PlanCoordinator implements Closeable {
   private final int requestor;
   private final Map<Integer, Helper> helpers;
   private final InetSocketAddress requestorAgent;
+  private final String requestorId;
   private final SliceGeometry geometry;
   private final int cellSize;
   private final long stallMillis;
@@ -63,12 +64,13 @@ public final class PlanCoordinator implements Closeable {
   /**
    * @param requestorAgent where the requestor's agent listens, or null when it has none (a
    *     client): the helpers then send its values back over their control connections
+   * @param requestorId the requestor's DataNode id (UUID), which its agent proves; null for a client
    * @param session the requestor part's inbox (the caller registers it with its agent, if any)
    */
   public PlanCoordinator(String name, long sessionHi, long sessionLo, Map<Integer, NodePart> parts, int requestor,
-                         Map<Integer, Helper> helpers, InetSocketAddress requestorAgent, SliceGeometry geometry,
-                         int cellSize, long stallMillis, int connectTimeoutMs, ExecutorService pool,
-                         PlanSession session) {
+                         Map<Integer, Helper> helpers, InetSocketAddress requestorAgent, String requestorId,
+                         SliceGeometry geometry, int cellSize, long stallMillis, int connectTimeoutMs,
+                         ExecutorService pool, PlanSession session) {
     this.name = name;
     this.hi = sessionHi;
     this.lo = sessionLo;
@@ -76,6 +78,7 @@ public final class PlanCoordinator implements Closeable {
     this.requestor = requestor;
     this.helpers = helpers;
     this.requestorAgent = requestorAgent;
+    this.requestorId = requestorId;
     this.geometry = geometry;
     this.cellSize = cellSize;
     this.stallMillis = stallMillis;
@@ -84,10 +87,14 @@ public final class PlanCoordinator implements Closeable {
     this.session = session;
   }
 
-  /** Where node {@code node}'s values go: its agent, or back to the requestor over the control connection. */
+  /**
+   * Node {@code node} as a part names it: its agent and DataNode, or, for a requestor without an
+   * agent, the control connection its values go back over.
+   */
   private PlanPartRequest.Peer peer(int node) {
     InetSocketAddress a = node == requestor ? requestorAgent : helpers.get(node).agent();
-    return a == null ? PlanPartRequest.Peer.CONTROL : new PlanPartRequest.Peer(a.getHostString(), a.getPort());
+    String id = node == requestor ? requestorId : helpers.get(node).datanodeId();
+    return a == null ? PlanPartRequest.Peer.CONTROL : new PlanPartRequest.Peer(a.getHostString(), a.getPort(), id);
   }
 
   /**
@@ -160,6 +167,9 @@ public final class PlanCoordinator implements Closeable {
     for (NodePart.Group g : part.outbound()) {
       peers.put(g.peer(), peer(g.peer()));
     }
+    for (NodePart.Group g : part.inbound()) {
+      peers.put(g.peer(), peer(g.peer()));
+    }
     PlanPartRequest req = new PlanPartRequest(hi, lo, h.block(), h.token(), h.readLimit(), cellSize,
         geometry.subchunkBytes(), geometry.firstRow(), geometry.rows(), geometry.pieceBytes(), part, peers,
         requestorAgent == null);
@@ -167,8 +177,7 @@ public final class PlanCoordinator implements Closeable {
     try {
       c = h.dialer().dial(h.agent(), connectTimeoutMs, (int) stallMillis, 0);
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 64 * 1024));
-      req.write(out);
-      h.challenge().write(out);
+      req.write(out, h.challenge(), h.datanodeId());
       out.flush();
       return new Sent(c, new DataInputStream(new BufferedInputStream(c.in(), 64 * 1024)), out);
     } catch (IOException e) {

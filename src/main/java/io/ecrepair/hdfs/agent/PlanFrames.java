@@ -12,12 +12,16 @@ import java.util.zip.CRC32C;
  * way (or by a faulty sender's memory) fails the repair instead of entering the block.
  *
  * <p>A value stream opens with {@link #STREAM_MAGIC}, the version, the session and the
- * sending node, then the identifier of the sender's block token and a challenge, which the
- * receiver answers ({@link AgentProof.Purpose#RECEIVE}) before any frame is sent.
+ * sending node, then the two ends prove to each other that they are the DataNodes the plan names
+ * ({@link StreamHandshake}) before any frame is sent.
  */
 final class PlanFrames {
   static final int STREAM_MAGIC = 0x45435053; // "ECPS"
-  static final int VERSION = 2; // 2: the sender's token identifier and challenge follow the header
+  // 2: the sender's token identifier and challenge follow the header; 3: the receiver challenges the sender too
+  static final int VERSION = 3;
+  /** Bytes a stream's queue of frames may hold (at least 2 frames, at most {@link #MAX_WINDOW}). */
+  static final int WINDOW_BYTES = 256 * 1024;
+  static final int MAX_WINDOW = 16;
   static final int END = 0;
   static final int ERROR = -1;
 
@@ -60,6 +64,16 @@ final class PlanFrames {
     out.writeInt(ERROR);
     out.writeUTF(message.length() > 2000 ? message.substring(0, 2000) : message);
     out.flush();
+  }
+
+  /**
+   * Frames a stream whose frames are at most {@code frameBytes} long queues: what fits in
+   * {@link #WINDOW_BYTES}, at least 2 (one being used, one arriving) and at most
+   * {@link #MAX_WINDOW}. A queue in bytes keeps a part's memory near what it moves per slice,
+   * whatever the size of its groups.
+   */
+  static int window(int frameBytes) {
+    return Math.max(2, Math.min(MAX_WINDOW, WINDOW_BYTES / FrameBuffers.sizeClass(Math.max(1, frameBytes))));
   }
 
   /** A frame's bytes: {@code length} bytes at the start of {@code bytes}, an array of {@link FrameBuffers}. */

@@ -2,9 +2,17 @@ package io.ecrepair.hdfs.agent;
 
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.gf.GFMatrix;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
+import java.io.DataInputStream;
 import java.io.DataOutput;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,17 +22,24 @@ import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.security.token.Token;
 
 /**
- * What the coordinator of a distributed repair (the rebuilding DataNode) sends a helper's
- * repair agent: the session, the helper's internal block with a token to read it, which cell
- * rows to run and how they are cut into slices, its {@link NodePart} of the plan, and where
- * the agents of the nodes it sends to listen. Everything read from the wire is bounded before
- * anything is allocated for it.
+ * What the coordinator of a distributed repair (the rebuilding DataNode, or a client reading a
+ * lost block) sends a helper's repair agent: the session, the helper's internal block with a
+ * token to read it, which cell rows to run and how they are cut into slices, its {@link NodePart}
+ * of the plan, and every node it exchanges values with (where its agent listens and which
+ * DataNode it is).
+ *
+ * <p>On the wire the request is authenticated before its body is read: the magic and version,
+ * then a header (session, block, token, the requester's challenge, its proof that it holds the
+ * block keys when it is a DataNode, the body's length), then the body. The agent checks the token
+ * and the length before it reads a byte of the body, and everything in the body is bounded
+ * before anything is allocated for it.
  *
  * @param readLimit the part reads its block only below this offset (beyond it the repair needs
  *     zeros: a scalar code's lost block ends there, or the rows asked for do); at most the
  *     block's length, and within the rows asked for
  * @param firstRow the first cell row of the block to run; {@code rows} full rows follow
  * @param pieceBytes bytes of each sub-chunk per slice (the last piece of a sub-chunk may be shorter)
+ * @param peers every node the part receives values from or sends values to
  * @param forClient whether the repair is a client's degraded read (its agents limit those)
  */
 public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock block, Token<BlockTokenIdentifier> token,
@@ -34,8 +49,9 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
   /** A load probe instead of a request: the agent answers with the bytes its parts still expect to receive. */
   static final int LOAD_PROBE = 0x4543504c; // "ECPL"
   // 2: followed by the requester's challenge (AgentProof); 3: READY carries the replica's checksum;
-  // 4: a peer may be the requester itself, reached back over the control connection (a client)
-  static final int VERSION = 4;
+  // 4: a peer may be the requester itself, reached back over the control connection (a client);
+  // 5: a header authenticated before the body, a requester proof, every peer's DataNode id
+  static final int VERSION = 5;
   public static final int READY = 1;
   public static final int GO = 2;
   public static final int DONE = 3;
@@ -43,39 +59,29 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
   static final int MAX_ALPHA = 1 << 13;
   static final int MAX_VERTEX = 1 << 20;
   static final int MAX_COUNT = 1 << 16;
-  static final int MAX_NODES = 64;
+  /** Nodes of a plan are the internal blocks of one group: at most 16. */
+  static final int MAX_NODES = 16;
   public static final int MIN_PIECE = 1024;
   public static final int MAX_PIECE = 8 << 20;
-  /** Rows a part may span (the helper's block may be shorter: its bytes past the end are zeros). */
+  /** Rows a part may span (the agent bounds them by its block's length too). */
   static final int MAX_ROWS = 1 << 20;
-  /** Memory a part may ask an agent for: sub-chunk and value buffers of one slice. */
-  static final long MAX_SLICE_MEMORY = 64L << 20;
-  /** Numbers a whole part may hold (vertex ids and coefficients together): about 16 MiB. */
-  static final int MAX_PART_NUMBERS = 1 << 22;
+  /** Numbers a whole part may hold (vertex ids and coefficients together): about 4 MiB. */
+  static final int MAX_PART_NUMBERS = 1 << 20;
+  /** The longest body a request may have: every number of the largest part, with room for its matrices and peers. */
+  static final int MAX_BODY = 8 << 20;
+  private static final int MAX_HOST = 255;
 
   /**
-   * A node's repair agent, or ({@link #CONTROL}) the requester itself, which listens nowhere (a
-   * client): the part's values for it go back over the control connection the request came on.
+   * A node's repair agent and the DataNode (its UUID) that must answer for it, or
+   * ({@link #CONTROL}) the requester itself, which listens nowhere (a client): the part's values
+   * for it go back over the control connection the request came on.
    */
-  public record Peer(String host, int port) {
-    public static final Peer CONTROL = new Peer("", 0);
+  public record Peer(String host, int port, String datanodeId) {
+    public static final Peer CONTROL = new Peer("", 0, "");
 
     /** Whether values for this peer go back over the request's own connection. */
     public boolean control() {
       return port == 0 && host.isEmpty();
-    }
-
-    /**
-     * Where this hop's agent listens: a resolved unicast address and a real port. A hop names
-     * another DataNode's agent; the stream to it carries values only once that agent proved it
-     * holds the cluster's block keys (AgentProof), so a hop pointed elsewhere gets nothing.
-     */
-    java.net.InetSocketAddress address() throws IOException {
-      java.net.InetSocketAddress a = new java.net.InetSocketAddress(host, port);
-      if (a.isUnresolved() || port <= 0 || a.getAddress().isAnyLocalAddress() || a.getAddress().isMulticastAddress()) {
-        throw new IOException("a hop names " + host + ":" + port + ", which cannot be a DataNode's repair agent");
-      }
-      return a;
     }
   }
 
@@ -93,13 +99,20 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
       throw new IllegalArgumentException("read limit " + readLimit + " outside the block's " + block.getNumBytes()
           + " bytes");
     }
-    long slots = part.valuesIn() + part.steps().stream().mapToLong(s -> s.outputs().length).sum();
-    if ((slots + part.alpha()) * (long) Math.min(pieceBytes, subchunkBytes) > MAX_SLICE_MEMORY) {
-      throw new IllegalArgumentException("the part needs more than " + (MAX_SLICE_MEMORY >> 20) + " MiB per slice");
-    }
     for (NodePart.Group g : part.outbound()) {
       if (!peers.containsKey(g.peer())) {
         throw new IllegalArgumentException("no address for node " + g.peer() + ", which the part sends to");
+      }
+    }
+    for (NodePart.Group g : part.inbound()) {
+      Peer p = peers.get(g.peer());
+      if (p == null || p.control() || p.datanodeId().isEmpty()) {
+        throw new IllegalArgumentException("no DataNode named for node " + g.peer() + ", which sends to the part");
+      }
+    }
+    for (Peer p : peers.values()) {
+      if (!p.control() && p.datanodeId().isEmpty()) {
+        throw new IllegalArgumentException("no DataNode named for the agent at " + p.host() + ":" + p.port());
       }
     }
     if (peers.values().stream().filter(Peer::control).count() > 1) {
@@ -108,7 +121,16 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
     peers = Map.copyOf(peers);
   }
 
-  public void write(DataOutput out) throws IOException {
+  /** The request's header as the agent reads it before the body: enough to authenticate it. */
+  record Header(long sessionHi, long sessionLo, ExtendedBlock block, Token<BlockTokenIdentifier> token,
+                AgentProof.Received challenge, byte[] proof, int bodyLength) {}
+
+  /**
+   * Writes the request, with {@code challenge} for the agent of DataNode {@code agentId} to
+   * answer and, from a DataNode, the proof that it holds the block keys.
+   */
+  public void write(DataOutput out, AgentProof.Challenge challenge, String agentId) throws IOException {
+    byte[] body = body();
     out.writeInt(MAGIC);
     out.writeInt(VERSION);
     out.writeLong(sessionHi);
@@ -118,6 +140,15 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
     out.writeLong(block.getGenerationStamp());
     out.writeLong(block.getNumBytes());
     token.write(out);
+    challenge.write(out);
+    AgentProof.writeRequestProof(out, challenge.requestProof(agentId, digest(sessionHi, sessionLo, block, body)));
+    out.writeInt(body.length);
+    out.write(body);
+  }
+
+  private byte[] body() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
     out.writeLong(readLimit);
     out.writeInt(cellSize);
     out.writeInt(subchunkBytes);
@@ -152,12 +183,30 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
       out.writeInt(p.getKey());
       out.writeUTF(p.getValue().host());
       out.writeInt(p.getValue().port());
+      out.writeUTF(p.getValue().datanodeId());
     }
     out.writeBoolean(forClient);
+    out.flush();
+    return bytes.toByteArray();
   }
 
-  /** Reads a request whose magic number was read; anything malformed or out of bounds is an IOException. */
-  static PlanPartRequest readAfterMagic(DataInput in) throws IOException {
+  /** What a requester's proof covers: the session, the block and the body. */
+  static byte[] digest(long sessionHi, long sessionLo, ExtendedBlock block, byte[] body) throws IOException {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      ByteBuffer b = ByteBuffer.allocate(40);
+      b.putLong(sessionHi).putLong(sessionLo).putLong(block.getBlockId()).putLong(block.getGenerationStamp())
+          .putLong(block.getNumBytes());
+      d.update(b.array());
+      d.update(block.getBlockPoolId().getBytes(StandardCharsets.UTF_8));
+      return d.digest(body);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IOException("no SHA-256 here", e);
+    }
+  }
+
+  /** Reads a request's header after its magic number: small, and every length in it bounded. */
+  static Header readHeader(DataInput in) throws IOException {
     int version = in.readInt();
     if (version != VERSION) {
       throw new IOException("plan part version " + version + ", this agent speaks " + VERSION);
@@ -171,6 +220,18 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
       throw new IOException("negative block length");
     }
     Token<BlockTokenIdentifier> token = WireTokens.read(in);
+    AgentProof.Received challenge = AgentProof.Received.read(in);
+    byte[] proof = AgentProof.readRequestProof(in);
+    int bodyLength = in.readInt();
+    if (bodyLength < 1 || bodyLength > MAX_BODY) {
+      throw new IOException("a plan part of " + bodyLength + " bytes (1.." + MAX_BODY + " allowed)");
+    }
+    return new Header(hi, lo, block, token, challenge, proof, bodyLength);
+  }
+
+  /** Parses a request's body, read whole after its header checked out; anything malformed is an IOException. */
+  static PlanPartRequest readBody(Header header, byte[] bytes) throws IOException {
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
     long readLimit = in.readLong();
     int cell = in.readInt();
     int sub = in.readInt();
@@ -202,7 +263,11 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
       spend(budget, inputs.length * outputs.length);
       byte[] m = new byte[inputs.length * outputs.length];
       in.readFully(m);
-      steps.add(new NodePart.Step(level, inputs, outputs, new GFMatrix(outputs.length, inputs.length, m)));
+      try {
+        steps.add(new NodePart.Step(level, inputs, outputs, new GFMatrix(outputs.length, inputs.length, m)));
+      } catch (IllegalArgumentException e) {
+        throw new IOException("bad plan part: " + e.getMessage(), e);
+      }
     }
     int resultCount = bounded(in.readInt(), alpha * 2 + 1, "result count");
     List<NodePart.Result> results = new ArrayList<>();
@@ -214,13 +279,27 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
     Map<Integer, Peer> peers = new TreeMap<>();
     for (int i = 0; i < peerCount; i++) {
       int p = bounded(in.readInt(), MAX_NODES, "peer");
-      peers.put(p, new Peer(in.readUTF(), bounded(in.readInt(), 65536, "port")));
+      String host = in.readUTF();
+      if (host.length() > MAX_HOST) {
+        throw new IOException("a host name of " + host.length() + " characters");
+      }
+      int port = bounded(in.readInt(), 65536, "port");
+      String id = in.readUTF();
+      if (id.length() > MAX_HOST) {
+        throw new IOException("a DataNode id of " + id.length() + " characters");
+      }
+      if (peers.put(p, new Peer(host, port, id)) != null) {
+        throw new IOException("node " + p + " is named twice");
+      }
     }
     boolean forClient = in.readBoolean();
+    if (in.available() > 0) {
+      throw new IOException("a plan part with " + in.available() + " bytes past its end");
+    }
     try {
       NodePart part = new NodePart(node, alpha, leaves, inbound, outbound, steps, results);
-      return new PlanPartRequest(hi, lo, block, token, readLimit, cell, sub, firstRow, rows, piece, part, peers,
-          forClient);
+      return new PlanPartRequest(header.sessionHi(), header.sessionLo(), header.block(), header.token(), readLimit,
+          cell, sub, firstRow, rows, piece, part, peers, forClient);
     } catch (IllegalArgumentException e) {
       throw new IOException("bad plan part: " + e.getMessage(), e);
     }
@@ -242,10 +321,11 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
       int peer = bounded(in.readInt(), MAX_NODES, "peer");
       int level = bounded(in.readInt(), MAX_VERTEX, "level");
       int[] vs = readInts(in, budget);
-      if (vs.length == 0) {
-        throw new IOException("an empty group");
+      try {
+        groups.add(new NodePart.Group(peer, level, vs));
+      } catch (IllegalArgumentException e) {
+        throw new IOException("bad plan part: " + e.getMessage(), e);
       }
-      groups.add(new NodePart.Group(peer, level, vs));
     }
     return groups;
   }

@@ -5,14 +5,19 @@ import io.ecrepair.exec.SliceGeometry;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,28 +40,44 @@ final class PlanParticipant {
   static final long MAX_EXPECTED = 64L << 30;
   private final LocalRangeServer files;
   private final AtomicLong inbound;
+  private final ExecutorService threads;
 
-  PlanParticipant(AgentContext ctx, LocalRangeServer files, AtomicLong inbound) {
+  /** @param threads the agent's own bounded threads for its parts' reads, streams and watchers */
+  PlanParticipant(AgentContext ctx, LocalRangeServer files, AtomicLong inbound, ExecutorService threads) {
     this.ctx = ctx;
     this.files = files;
     this.inbound = inbound;
+    this.threads = threads;
   }
 
-  void serve(PlanPartRequest req, Socket control, DataInputStream in, DataOutputStream out) throws IOException {
+  /**
+   * Runs {@code req} (its token, bounds and memory checked by the caller) with {@code control}
+   * its request's connection: READY, GO, the part slice by slice, DONE. Its hops go only where
+   * {@code hops} allows, and it ends after {@code maxMillis} whatever its requester does.
+   */
+  void serve(PlanPartRequest req, Socket control, DataInputStream in, DataOutputStream out, HopRule hops,
+             long maxMillis) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
     String name = "part " + req.part().node() + " of repair " + Long.toHexString(req.sessionLo()) + " on "
         + ctx.name();
     SliceGeometry geometry = new SliceGeometry(req.firstRow(), req.rows(), req.subchunkBytes(), req.pieceBytes());
     // What this part will receive, for the load it reports; no more than a part can take in.
     long expected = Math.min(MAX_EXPECTED, (long) req.part().valuesIn() * req.subchunkBytes() * req.rows());
-    PlanSession session = new PlanSession(name, req.part(), geometry.pieceBytes(), ctx.stallMillis(), inbound,
-        expected, ctx.frames());
+    Map<Integer, String> senderIds = new TreeMap<>();
+    req.part().inbound().forEach(g -> senderIds.put(g.peer(), req.peers().get(g.peer()).datanodeId()));
+    PlanSession session = new PlanSession(name, req.part(), req.block(), senderIds, geometry.pieceBytes(),
+        ctx.stallMillis(), inbound, expected, ctx.frames());
     PlanSessions sessions = ctx.sessions();
     try {
       sessions.register(req.sessionHi(), req.sessionLo(), session);
     } catch (IllegalStateException taken) {
       session.cancel("a session of that id runs"); // gives back the load it counted
-      throw new IOException("a repair session of that id already runs here");
+      out.writeInt(PlanPartRequest.ERROR);
+      out.writeUTF("a repair session of that id already runs here");
+      out.flush();
+      return;
     }
+    ReadFaults.sessionOpened(ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), geometry, senderIds);
     PeerSenders senders = null;
     int controlPeer = -1;
     LeafRows leaves = null;
@@ -73,31 +94,43 @@ final class PlanParticipant {
       if (go != PlanPartRequest.GO) {
         throw new IOException("the coordinator sent " + go + " instead of GO");
       }
-      control.setSoTimeout(0);
-      ctx.readPool().submit(() -> watch(in, session));
-      Map<Integer, InetSocketAddress> agents = new TreeMap<>();
+      // The control connection keeps a timeout: the part's time limit.
+      control.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      threads.submit(() -> watch(in, session, maxMillis));
+      Map<Integer, PeerSenders.Receiver> receivers = new TreeMap<>();
       for (Map.Entry<Integer, PlanPartRequest.Peer> p : req.peers().entrySet()) {
-        if (p.getValue().control()) {
+        PlanPartRequest.Peer peer = p.getValue();
+        if (peer.control()) {
           controlPeer = p.getKey();
         } else {
-          agents.put(p.getKey(), p.getValue().address());
+          receivers.put(p.getKey(), new PeerSenders.Receiver(hops.check(peer.host(), peer.port()), peer.datanodeId()));
         }
       }
       DataNode dn = ctx.datanode();
-      senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), agents, controlPeer,
-          out, AgentChannels.dialer(dn, req.block(), req.token()), dn.getDnConf().getSocketTimeout(),
-          ctx.stallMillis(), ctx.readPool(), ctx.frames());
+      // Hops are dialled as this DataNode, with a token of its own: a requester's token would let
+      // whatever it pointed a hop at complete the handshake.
+      Token<BlockTokenIdentifier> own = dn.getBlockAccessToken(req.block(),
+          EnumSet.of(BlockTokenIdentifier.AccessMode.READ), StorageType.EMPTY_ARRAY, new String[0]);
+      senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), geometry.pieceBytes(),
+          receivers, controlPeer, out, AgentChannels.dialer(dn, req.block(), own), dn.getDnConf().getSocketTimeout(),
+          ctx.stallMillis(), threads, ctx.frames());
       DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(dn.getDatanodeId()).build();
       long[] read = {0};
       LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes,
           corrupt -> ctx.reportCorrupt(corrupt, self));
       leaves = new LeafRows(local, req.part().leafSubchunks(), req.part().alpha(), geometry, req.cellSize(),
-          req.readLimit(), ctx.stallMillis(), ctx.buffers()).start(ctx.readPool());
+          req.readLimit(), ctx.stallMillis(), ctx.buffers()).start(threads);
       runner = new PartRunner(req.part(), ctx.coder(), geometry.pieceBytes(), ctx.buffers());
       PartRunner.Results none = (t, r, src, off, len) -> {
         throw new IOException("a helper's part holds no repaired sub-chunk");
       };
       for (int t = 0; t < geometry.count(); t++) {
+        if (session.cancelled() != null) {
+          throw new IOException(name + " was cancelled: " + session.cancelled());
+        }
+        if (System.nanoTime() - deadline > 0) {
+          throw new IOException(name + " ran past its " + maxMillis / 1000 + " s");
+        }
         runner.runSlice(t, geometry.length(t), leaves, session, senders, none);
       }
       senders.finish(); // our ends first: a peer may be waiting for them before it sends its own
@@ -137,13 +170,19 @@ final class PlanParticipant {
     }
   }
 
-  /** The coordinator closing the control connection (or sending anything) cancels the part. */
-  private void watch(DataInputStream in, PlanSession session) {
+  /**
+   * The coordinator closing the control connection (or sending anything) cancels the part, and
+   * so does its time limit running out (the connection's timeout).
+   */
+  private void watch(DataInputStream in, PlanSession session, long maxMillis) {
+    String why = "the coordinator ended the repair";
     try {
       in.read();
+    } catch (java.net.SocketTimeoutException e) {
+      why = "it ran past its " + maxMillis / 1000 + " s";
     } catch (IOException e) {
       // closed
     }
-    session.cancel("the coordinator ended the repair");
+    session.cancel(why);
   }
 }

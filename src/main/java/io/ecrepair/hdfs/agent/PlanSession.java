@@ -8,11 +8,13 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.io.IOUtils;
 
 /**
@@ -21,18 +23,20 @@ import org.apache.hadoop.io.IOUtils;
  * (checksums verified there) and emptied by the part's {@link PartRunner} as its
  * {@link PartRunner.Inbox}. A full queue stops its stream's reader, so a fast sender is held
  * back by TCP; a sender silent for a stall, a bad frame or a stream that ends early fails the
- * part; {@link #cancel} ends it from outside.
+ * part; {@link #cancel} ends it from outside. Each sender's stream is taken only from the
+ * DataNode the plan names for it ({@link StreamHandshake}), and only once.
  */
 public final class PlanSession implements PartRunner.Inbox {
-  /** Frames queued per sender. */
-  private static final int WINDOW = 16;
   private static final Object END = new Object();
 
   private final String name;
+  private final ExtendedBlock block;
   private final long stallMillis;
-  private final int maxFrame;
   private final FrameBuffers buffers;
   private final Map<Integer, BlockingQueue<Object>> queues = new ConcurrentHashMap<>();
+  /** Per sending node: the longest frame it may send, and the DataNode the plan names for it. */
+  private final Map<Integer, Integer> maxFrames;
+  private final Map<Integer, String> senders;
   private final Set<Integer> attached = ConcurrentHashMap.newKeySet();
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   /** The agent's count of bytes still expected by its repairs (its downlink's backlog). */
@@ -41,32 +45,68 @@ public final class PlanSession implements PartRunner.Inbox {
   private volatile String cancelled;
 
   /**
+   * @param block a block of the repaired group held or rebuilt here: the challenges this session
+   *     makes its senders answer are about it
+   * @param senders the DataNode id (UUID) of every node that sends this part values
    * @param expectedBytes what the part will receive in all, counted in {@code inbound} until it arrives
    * @param buffers where the frames' arrays come from and go back to once the part took them
    */
-  public PlanSession(String name, NodePart part, int pieceBytes, long stallMillis, AtomicLong inbound,
-                     long expectedBytes, FrameBuffers buffers) {
+  public PlanSession(String name, NodePart part, ExtendedBlock block, Map<Integer, String> senders, int pieceBytes,
+                     long stallMillis, AtomicLong inbound, long expectedBytes, FrameBuffers buffers) {
     this.name = name;
+    this.block = block;
     this.buffers = buffers;
     this.stallMillis = stallMillis;
-    int largest = 0;
-    for (NodePart.Group g : part.inbound()) {
-      queues.computeIfAbsent(g.peer(), p -> new ArrayBlockingQueue<>(WINDOW));
-      largest = Math.max(largest, g.vertices().length);
+    this.maxFrames = maxFrames(part, pieceBytes);
+    for (Map.Entry<Integer, Integer> e : maxFrames.entrySet()) {
+      if (senders.get(e.getKey()) == null) {
+        throw new IllegalArgumentException("no DataNode named for node " + e.getKey() + ", which sends " + name);
+      }
+      queues.put(e.getKey(), new ArrayBlockingQueue<>(PlanFrames.window(e.getValue())));
     }
-    this.maxFrame = largest * pieceBytes;
+    this.senders = Map.copyOf(senders);
     this.inbound = inbound;
     this.expected = expectedBytes;
     inbound.addAndGet(expectedBytes);
+  }
+
+  /** Per node that sends {@code part} values: the longest frame (its largest group's values of one piece). */
+  private static Map<Integer, Integer> maxFrames(NodePart part, int pieceBytes) {
+    Map<Integer, Integer> max = new TreeMap<>();
+    for (NodePart.Group g : part.inbound()) {
+      max.merge(g.peer(), Math.multiplyExact(g.vertices().length, pieceBytes), Math::max);
+    }
+    return max;
+  }
+
+  /**
+   * The most bytes of frames a session of {@code part} holds: per sender its queue full and one
+   * frame being read (arrays as {@link FrameBuffers} sizes them).
+   */
+  public static long bytesHeld(NodePart part, int pieceBytes) {
+    long bytes = 0;
+    for (int frame : maxFrames(part, pieceBytes).values()) {
+      bytes += (PlanFrames.window(frame) + 1L) * FrameBuffers.sizeClass(frame);
+    }
+    return bytes;
   }
 
   String name() {
     return name;
   }
 
-  /** Whether node {@code from} sends this part values (and has not attached its stream yet). */
-  boolean expectsSender(int from) {
-    return queues.containsKey(from) && !attached.contains(from);
+  ExtendedBlock block() {
+    return block;
+  }
+
+  /** The DataNode that node {@code from} must be to attach its stream; null when it sends none or already attached. */
+  String expectedSender(int from) {
+    return attached.contains(from) ? null : senders.get(from);
+  }
+
+  /** Why the part was cancelled, or null while it was not. */
+  public String cancelled() {
+    return cancelled;
   }
 
   /**
@@ -83,6 +123,7 @@ public final class PlanSession implements PartRunner.Inbox {
     sockets.add(socket);
     String who = "node " + from + " of " + name;
     try {
+      int maxFrame = maxFrames.get(from);
       while (cancelled == null) {
         PlanFrames.Frame f = PlanFrames.readFrame(in, maxFrame, who, buffers);
         if (f != null) {

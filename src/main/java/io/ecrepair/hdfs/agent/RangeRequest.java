@@ -16,16 +16,20 @@ import org.apache.hadoop.security.token.Token;
  * lost blocks), each costing the helper a whole read operation; the agent serves them all
  * from one request.
  *
- * <p>The answer: {@link #OK}, the block's checksum type and bytes per checksum, then data
- * frames in block order, each {@code int length > 0, long offset}, the checksums of its
- * chunks and its bytes; then {@code int 0}. Frames are whole checksum chunks (the last one
- * of the block may be short) and cover every requested byte. An error at any point is
- * {@code int -1} and a message.
+ * <p>On the wire the block, its token and the requester's challenge come before the ranges,
+ * so the agent checks the token before it reads them. The answer: {@link #OK}, the block's
+ * checksum type and bytes per checksum, then data frames in block order, each
+ * {@code int length > 0, long offset}, the checksums of its chunks and its bytes; then
+ * {@code int 0}. Frames are whole checksum chunks (the last one of the block may be short) and
+ * cover every requested byte. An error at any point is {@code int -1} and a message.
  */
 record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List<long[]> ranges) {
   static final int MAGIC = 0x45435052; // "ECPR"
-  static final int VERSION = 2; // 2: followed by the requester's challenge (AgentProof)
+  // 2: followed by the requester's challenge (AgentProof); 3: the challenge and the range count before the ranges
+  static final int VERSION = 3;
   static final int MAX_RANGES = 1 << 20;
+  /** Bytes a range takes once read (its array and the list's reference): what an agent reserves per range. */
+  static final int BYTES_PER_RANGE = 48;
   static final int OK = 1;
   static final int END = 0;
   static final int ERROR = -1;
@@ -45,7 +49,10 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
     ranges = List.copyOf(ranges);
   }
 
-  void write(DataOutput out) throws IOException {
+  /** What the agent reads before the ranges: enough to authenticate the request and bound them. */
+  record Header(ExtendedBlock block, Token<BlockTokenIdentifier> token, AgentProof.Received challenge, int count) {}
+
+  void write(DataOutput out, AgentProof.Challenge challenge) throws IOException {
     out.writeInt(MAGIC);
     out.writeInt(VERSION);
     out.writeUTF(block.getBlockPoolId());
@@ -53,6 +60,7 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
     out.writeLong(block.getGenerationStamp());
     out.writeLong(block.getNumBytes());
     token.write(out);
+    challenge.write(out);
     out.writeInt(ranges.size());
     for (long[] r : ranges) {
       out.writeLong(r[0]);
@@ -60,8 +68,8 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
     }
   }
 
-  /** Reads a request whose magic number was read (and was {@link #MAGIC}); anything malformed is an IOException. */
-  static RangeRequest readAfterMagic(DataInput in) throws IOException {
+  /** Reads a request's header after its magic number; anything malformed is an IOException. */
+  static Header readHeader(DataInput in) throws IOException {
     int version = in.readInt();
     if (version != VERSION) {
       throw new IOException("range request version " + version + ", this agent speaks " + VERSION);
@@ -70,16 +78,22 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
     block.setGenerationStamp(in.readLong());
     block.setNumBytes(in.readLong());
     Token<BlockTokenIdentifier> token = WireTokens.read(in);
+    AgentProof.Received challenge = AgentProof.Received.read(in);
     int count = in.readInt();
     if (count < 1 || count > MAX_RANGES) {
       throw new IOException("a range request has 1.." + MAX_RANGES + " ranges, not " + count);
     }
-    List<long[]> ranges = new ArrayList<>(Math.min(count, 1024)); // grows as the bytes arrive
-    for (int i = 0; i < count; i++) {
+    return new Header(block, token, challenge, count);
+  }
+
+  /** Reads the ranges of a request whose header checked out. */
+  static RangeRequest readRanges(Header header, DataInput in) throws IOException {
+    List<long[]> ranges = new ArrayList<>(Math.min(header.count(), 1024)); // grows as the bytes arrive
+    for (int i = 0; i < header.count(); i++) {
       ranges.add(new long[] {in.readLong(), in.readLong()});
     }
     try {
-      return new RangeRequest(block, token, ranges);
+      return new RangeRequest(header.block(), header.token(), ranges);
     } catch (IllegalArgumentException e) {
       throw new IOException("bad range request: " + e.getMessage(), e);
     }

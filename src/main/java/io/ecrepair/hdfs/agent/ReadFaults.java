@@ -1,12 +1,15 @@
 package io.ecrepair.hdfs.agent;
 
+import io.ecrepair.exec.NodePart;
+import io.ecrepair.exec.SliceGeometry;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 
 /**
  * A fault-injection point for tests, like HDFS's DataNodeFaultInjector: called after each
  * range a helper delivered and before each frame a repair agent sends, it may throw to make that
- * helper fail at a chosen point of a repair. Does nothing unless a test sets it.
+ * helper fail at a chosen point of a repair; called when a distributed repair's session opens,
+ * it lets an attack test know what an observer of the wire would. Does nothing unless a test sets it.
  */
 public final class ReadFaults {
   /** What a test injects. */
@@ -22,6 +25,16 @@ public final class ReadFaults {
      */
     default void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) throws IOException {
     }
+
+    /**
+     * A part of session {@code sessionHi:sessionLo} was registered on {@code datanode} (its
+     * transfer address) and waits for the values of its senders: stands in for someone who
+     * reads session ids on the wire (possible without SASL privacy). Called before any sender
+     * is told to go. {@code senders}: the DataNode (UUID) the plan names for each sending node.
+     */
+    default void sessionOpened(String datanode, long sessionHi, long sessionLo, NodePart part, SliceGeometry geometry,
+                               java.util.Map<Integer, String> senders) {
+    }
   }
 
   private static final Hook NONE = new Hook() { };
@@ -35,6 +48,11 @@ public final class ReadFaults {
 
   public static void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException {
     hook.afterRange(source, rangesDelivered);
+  }
+
+  public static void sessionOpened(String datanode, long sessionHi, long sessionLo, NodePart part,
+                                   SliceGeometry geometry, java.util.Map<Integer, String> senders) {
+    hook.sessionOpened(datanode, sessionHi, sessionLo, part, geometry, senders);
   }
 
   static void beforeFrameSent(String datanode, int node, int frames, byte[] frame, int length) throws IOException {

@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -18,10 +19,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.EcRepairDataNodeAccess;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.net.NetUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,47 +32,90 @@ import org.slf4j.LoggerFactory;
  * The DataNode's repair agent. It serves, per connection, one of: a helper's part of a
  * distributed repair ({@link PlanPartRequest}, run by {@link PlanParticipant}: a ParaRC plan's
  * part, or a hop of a repair chain), a stream of values for a part running here
- * ({@link PlanFrames}), a helper's many byte ranges for a central repair done elsewhere in one
- * request ({@link RangeRequest}, {@link LocalRangeServer}), or a load probe (the bytes its
- * repairs still expect to receive). Parts and ranges are served only after the request's block
- * access token for this DataNode's block checked out.
+ * ({@link StreamHandshake}), a helper's many byte ranges for a central repair done elsewhere in
+ * one request ({@link RangeRequest}, {@link LocalRangeServer}), or a load probe (the bytes its
+ * repairs still expect to receive).
  *
- * <p>Off unless {@code ecrepair.datanode.agent.port-offset} is set. Its connections are
- * protected as the DataNode's own data transfer is ({@link AgentChannels}).
+ * <p>It is no weaker than the DataNode's own data transfer port: connections get the same
+ * handshake ({@link AgentChannels}); a request must arrive whole within its deadline, while
+ * waiting it costs a small fixed buffer, and a newcomer cuts the connection that waited longest
+ * ({@link Admission}); a request's block token is checked before its body is read; what a part
+ * asks is checked against the block group it names ({@link PartBounds}) and the memory it may
+ * hold is reserved ({@link AgentMemory}) before anything is allocated; and a value stream is
+ * taken only from the DataNode the plan names ({@link StreamHandshake}).
+ *
+ * <p>Off unless {@code ecrepair.datanode.agent.port-offset} is set.
  */
 public final class RepairAgent implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RepairAgent.class);
-  /** Connections served at once; one more is refused. */
-  static final int MAX_CONNECTIONS = 256;
+  /** Connections whose request is still arriving; a newcomer cuts the one that waited longest. */
+  static final int MAX_ARRIVING = 64;
+  /** Requests served at once; one more is refused. */
+  static final int MAX_WORKING = 256;
   /** An idle handler thread ends after this; a burst of requests leaves no threads behind for long. */
   static final int HANDLER_KEEP_ALIVE_SECONDS = 10;
+  /**
+   * Threads the agent's parts use for their reads, streams and watchers (a part takes at most
+   * 2 + its outbound peers); a part that gets none fails and its requester falls back. The
+   * DataNode's own reconstruction tasks have threads of their own.
+   */
+  static final int MAX_PART_THREADS = 1024;
+  /** Bytes of a request's body a parsed plan part may take in memory, per byte on the wire (its maps and arrays). */
+  private static final int PARSED_PER_BODY_BYTE = 4;
+  /** What a range request holds besides its ranges: its output buffer and the replica reader's. */
+  private static final int RANGE_BUFFERS = 256 * 1024;
   private final AgentContext ctx;
   private final ServerSocket server;
   private final ExecutorService handlers;
+  private final ExecutorService partThreads;
+  private final Admission admission = new Admission(MAX_ARRIVING, MAX_WORKING);
+  private final AgentMemory memory;
+  private final HopRule hops;
   private final LongAdder rangeRequestsServed = new LongAdder();
   private final LocalRangeServer ranges;
   private final PlanParticipant participant;
   private final LongAdder partsServed = new LongAdder();
   private final AtomicInteger serving = new AtomicInteger();
-  private final java.util.concurrent.Semaphore clientParts;
+  private final Semaphore clientParts;
   private final LongAdder clientPartsRefused = new LongAdder();
   private final LoadIntents intents = new LoadIntents();
+  private final java.util.concurrent.atomic.AtomicLong lastBadRequestWarn = new java.util.concurrent.atomic.AtomicLong(
+      System.nanoTime() - TimeUnit.MINUTES.toNanos(1));
+  private final LongAdder badRequestsUnlogged = new LongAdder();
+  private final LongAdder streamsRefused = new LongAdder();
   private volatile boolean closed;
   private Thread acceptor;
 
-  private RepairAgent(AgentContext ctx, ServerSocket server) {
+  private RepairAgent(AgentContext ctx, ServerSocket server) throws IOException {
     this.ctx = ctx;
     this.server = server;
     this.ranges = new LocalRangeServer(ctx.datanode());
-    this.participant = new PlanParticipant(ctx, ranges, ctx.inbound());
-    this.clientParts = new java.util.concurrent.Semaphore(ctx.clientPartsLimit());
-    AtomicInteger threads = new AtomicInteger();
-    this.handlers = new ThreadPoolExecutor(0, MAX_CONNECTIONS, HANDLER_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
-        new SynchronousQueue<>(), r -> {
-          Thread t = new Thread(r, "ec-repair-agent-" + ctx.name() + "-" + threads.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+    this.partThreads = threads("ec-repair-part-" + ctx.name(), MAX_PART_THREADS, 60);
+    this.participant = new PlanParticipant(ctx, ranges, ctx.inbound(), partThreads);
+    this.clientParts = new Semaphore(ctx.clientPartsLimit());
+    AgentLimits limits = ctx.limits();
+    this.memory = new AgentMemory(limits.memoryBytes(), limits.partMemoryBytes());
+    this.hops = new HopRule(() -> ownAddress(ctx.datanode()), server.getLocalPort(), limits.hopsToAnyPort());
+    // Room for every arriving and working connection, and for handlers of cut connections still leaving.
+    this.handlers = threads("ec-repair-agent-" + ctx.name(), 2 * MAX_ARRIVING + MAX_WORKING,
+        HANDLER_KEEP_ALIVE_SECONDS);
+  }
+
+  /** At most {@code max} daemon threads named {@code prefix}-n, none queued: one more task is refused. */
+  private static ThreadPoolExecutor threads(String prefix, int max, int keepAliveSeconds) {
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(0, max, keepAliveSeconds, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+      Thread t = new Thread(r, prefix + "-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** The address the NameNode knows this DataNode by (where other DataNodes reach it), else the one it listens on. */
+  private static InetAddress ownAddress(DataNode dn) throws IOException {
+    org.apache.hadoop.hdfs.protocol.DatanodeID id = dn.getDatanodeId();
+    return id != null && id.getIpAddr() != null ? InetAddress.getByName(id.getIpAddr())
+        : dn.getXferAddress().getAddress();
   }
 
   /**
@@ -103,7 +149,13 @@ public final class RepairAgent implements Closeable {
       s.close();
       throw new IOException("cannot listen on " + address.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
     }
-    RepairAgent agent = new RepairAgent(ctx, s);
+    RepairAgent agent;
+    try {
+      agent = new RepairAgent(ctx, s);
+    } catch (IOException | RuntimeException e) {
+      s.close();
+      throw e;
+    }
     agent.acceptor = new Thread(agent::acceptLoop, "ec-repair-agent-accept-" + ctx.name());
     agent.acceptor.setDaemon(true);
     agent.acceptor.start();
@@ -127,19 +179,24 @@ public final class RepairAgent implements Closeable {
     return clientPartsRefused.sum();
   }
 
-  /**
-   * Whether a part is a client's degraded read: its request says so, or, with block tokens, its
-   * token was issued to another user than this DataNode's own (DataNodes mint theirs as
-   * themselves, so a client's request cannot pass for a DataNode's by leaving the flag out).
-   */
-  static boolean forClient(PlanPartRequest req, DataNode datanode) throws IOException {
-    if (req.forClient() || !EcRepairDataNodeAccess.blockTokensEnforced(datanode)) {
-      return req.forClient();
-    }
-    BlockTokenIdentifier id = new BlockTokenIdentifier();
-    id.readFields(new DataInputStream(new java.io.ByteArrayInputStream(req.token().getIdentifier())));
-    String own = org.apache.hadoop.security.UserGroupInformation.getLoginUser().getShortUserName();
-    return id.getUserId() != null && !id.getUserId().equals(own);
+  /** Requests refused because the memory they may hold did not fit under the agent's caps. */
+  public long memoryRefused() {
+    return memory.refused();
+  }
+
+  /** Bytes the agent's requests and parts hold (reserved) now. */
+  public long memoryInUse() {
+    return memory.inUse();
+  }
+
+  /** Value streams whose sender did not prove it is the DataNode the plan names (or broke off proving it). */
+  public long streamsRefused() {
+    return streamsRefused.sum();
+  }
+
+  /** Connections cut while their request was still arriving (a newcomer needed the place). */
+  public long arrivalsCut() {
+    return admission.cut();
   }
 
   /** Connections being served right now. */
@@ -151,12 +208,14 @@ public final class RepairAgent implements Closeable {
     while (!closed) {
       try {
         Socket s = server.accept();
+        admission.arrive(s);
         try {
           handlers.execute(() -> serve(s));
         } catch (java.util.concurrent.RejectedExecutionException full) {
           if (!closed) { // a closing agent's pool refuses too, and that is no limit
-            LOG.warn("ec-repair: repair agent on {} is at its limit of concurrent requests; refusing one", ctx.name());
+            LOG.warn("ec-repair: repair agent on {} has no handler free; refusing a connection", ctx.name());
           }
+          admission.leave(s, false);
           IOUtils.closeSocket(s);
         }
       } catch (IOException e) {
@@ -167,127 +226,250 @@ public final class RepairAgent implements Closeable {
     }
   }
 
+  /** One connection: the handshake, then its request by kind, each authenticated before it is read whole. */
   private void serve(Socket s) {
     serving.incrementAndGet();
+    Request r = new Request(s);
     try {
       s.setTcpNoDelay(true);
-      s.setSoTimeout((int) ctx.stallMillis());
+      r.raw = new DeadlineInput(s, NetUtils.getInputStream(s), ctx.stallMillis(), (int) ctx.stallMillis());
       // The handshake the DataNode's own data transfer does on this cluster (SASL, encryption, or none).
-      org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair channel = AgentChannels.accept(ctx.datanode(), s);
-      DataInputStream in = new DataInputStream(new BufferedInputStream(channel.in, 8 * 1024));
-      RangeRequest rangeReq = null;
-      PlanPartRequest partReq = null;
-      AgentProof.Received challenge = null;
-      DataOutputStream out;
-      try {
-        int magic = in.readInt();
-        // Ranges and parts stream values out; a value stream or a probe answers in a few bytes.
-        boolean streamsOut = magic == PlanPartRequest.MAGIC || magic == RangeRequest.MAGIC;
-        out = new DataOutputStream(new BufferedOutputStream(channel.out, streamsOut ? 128 * 1024 : 512));
-        if (magic == PlanPartRequest.LOAD_PROBE) {
-          answerLoadProbe(in, out);
-          return;
-        }
-        if (magic == PlanFrames.STREAM_MAGIC) {
-          serveStream(s, in, out);
-          return;
-        }
-        if (magic == PlanPartRequest.MAGIC) {
-          partReq = PlanPartRequest.readAfterMagic(in);
-          challenge = AgentProof.Received.read(in);
-        } else if (magic == RangeRequest.MAGIC) {
-          rangeReq = RangeRequest.readAfterMagic(in);
-          challenge = AgentProof.Received.read(in);
-        } else {
-          throw new IOException("not a repair agent request (magic " + Integer.toHexString(magic) + ")");
-        }
-      } catch (IOException e) {
-        LOG.warn("ec-repair: repair agent on {} got a bad request from {}: {}", ctx.name(),
-            s.getRemoteSocketAddress(), e.getMessage());
-        return;
+      IOStreamPair channel = AgentChannels.accept(ctx.datanode(), s, r.raw);
+      r.in = new DataInputStream(new BufferedInputStream(channel.in, 8 * 1024));
+      r.channelOut = channel.out;
+      r.out = new DataOutputStream(new BufferedOutputStream(channel.out, 512));
+      int magic = r.in.readInt();
+      switch (magic) {
+        case PlanPartRequest.LOAD_PROBE -> answerLoadProbe(r);
+        case PlanFrames.STREAM_MAGIC -> serveStream(r);
+        case PlanPartRequest.MAGIC -> servePart(r);
+        case RangeRequest.MAGIC -> serveRanges(r);
+        default -> throw new IOException("not a repair agent request (magic " + Integer.toHexString(magic) + ")");
       }
-      if (rangeReq != null) {
-        serveRanges(rangeReq, challenge, out);
-        return;
-      }
-      try {
-        checkReadAccess(partReq.token(), partReq.block());
-        AgentProof.prove(out, ctx.datanode(), challenge, partReq.block(), AgentProof.Purpose.SERVE);
-      } catch (IOException e) {
-        LOG.warn("ec-repair: repair agent on {} refused a plan part for {}: {}", ctx.name(), partReq.block(),
-            e.getMessage());
-        out.writeInt(PlanPartRequest.ERROR);
-        out.writeUTF("access to " + partReq.block() + " refused");
-        out.flush();
-        return;
-      }
-      boolean client = forClient(partReq, ctx.datanode());
-      if (client && !clientParts.tryAcquire()) {
-        clientPartsRefused.increment();
-        out.writeInt(PlanPartRequest.ERROR);
-        out.writeUTF("this repair agent runs " + ctx.clientPartsLimit() + " parts of clients' reads at once; "
-            + "fetch the read set instead");
-        out.flush();
-        return;
-      }
-      try {
-        participant.serve(partReq, s, in, out);
-      } finally {
-        if (client) {
-          clientParts.release();
-        }
-      }
-      partsServed.increment();
+    } catch (Refused e) {
+      LOG.warn("ec-repair: repair agent on {} refused a request from {}: {}", ctx.name(), s.getRemoteSocketAddress(),
+          e.getMessage());
+      tell(r, e.errorCode, e.getMessage());
     } catch (IOException e) {
-      LOG.debug("ec-repair: repair agent connection from {} ended: {}", s.getRemoteSocketAddress(), e.toString());
+      if (r.working) {
+        LOG.debug("ec-repair: repair agent connection from {} ended: {}", s.getRemoteSocketAddress(), e.toString());
+      } else {
+        badRequest(s, e);
+      }
     } catch (RuntimeException e) {
       LOG.warn("ec-repair: repair agent on {} dropped a request from {}: {}", ctx.name(), s.getRemoteSocketAddress(),
           e.toString());
     } finally {
+      admission.leave(s, r.working);
       IOUtils.closeSocket(s);
       serving.decrementAndGet();
     }
   }
 
-  /** A value stream of a distributed repair, for the session that expects it (unknown sessions are dropped). */
-  private void serveStream(Socket s, DataInputStream in, DataOutputStream out) throws IOException {
-    int version = in.readInt();
-    if (version != PlanFrames.VERSION) {
-      throw new IOException("value stream version " + version + ", this agent speaks " + PlanFrames.VERSION);
+  /**
+   * A request that never arrived whole, or not in a form the agent speaks: one WARN every 10 s at
+   * most with how many more there were, so that a flood of them does not flood the DataNode's log.
+   */
+  private void badRequest(Socket s, IOException e) {
+    long now = System.nanoTime();
+    long last = lastBadRequestWarn.get();
+    if (now - last > TimeUnit.SECONDS.toNanos(10) && lastBadRequestWarn.compareAndSet(last, now)) {
+      long more = badRequestsUnlogged.sumThenReset();
+      LOG.warn("ec-repair: repair agent on {} got a bad request from {}: {}{}", ctx.name(), s.getRemoteSocketAddress(),
+          e.getMessage() == null ? e.toString() : e.getMessage(), more == 0 ? "" : " (and " + more + " more since the last such message, " + admission.cut()
+          + " cut while arriving in all)");
+    } else {
+      badRequestsUnlogged.increment();
+      LOG.debug("ec-repair: repair agent on {} got a bad request from {}: {}", ctx.name(), s.getRemoteSocketAddress(),
+          e.toString());
     }
-    long hi = in.readLong();
-    long lo = in.readLong();
-    int from = in.readInt();
-    AgentProof.Received challenge = AgentProof.Received.read(in);
-    PlanSession session = ctx.sessions().get(hi, lo);
-    if (session == null || !session.expectsSender(from)) {
+  }
+
+  /** A connection being served: its streams, and whether its request arrived and took a working slot. */
+  private static final class Request {
+    final Socket socket;
+    DeadlineInput raw;
+    DataInputStream in;
+    java.io.OutputStream channelOut;
+    DataOutputStream out;
+    boolean working;
+
+    Request(Socket socket) {
+      this.socket = socket;
+    }
+  }
+
+  /** A request the agent will not serve, told to the requester with {@code errorCode} and why. */
+  private static final class Refused extends IOException {
+    final int errorCode;
+
+    Refused(int errorCode, String message) {
+      super(message);
+      this.errorCode = errorCode;
+    }
+  }
+
+  /** Tells the requester why, if it is still listening. */
+  private static void tell(Request r, int errorCode, String why) {
+    if (r.out == null) {
+      return;
+    }
+    try {
+      r.out.writeInt(errorCode);
+      r.out.writeUTF(why.length() > 2000 ? why.substring(0, 2000) : why);
+      r.out.flush();
+    } catch (IOException gone) {
+      // the requester hung up
+    }
+  }
+
+  /**
+   * The request on {@code r} arrived whole: from here it is served without its deadline, in a
+   * working slot; without one (cut while arriving, or every slot taken) it is refused.
+   */
+  private void startWork(Request r, int errorCode) throws IOException {
+    if (!admission.work(r.socket)) {
+      throw new Refused(errorCode, "this repair agent serves " + MAX_WORKING + " requests at once; try again later");
+    }
+    r.working = true;
+    r.raw.lift();
+  }
+
+  /** A part of a distributed repair: header and token first, then the body, bounded, then the part runs here. */
+  private void servePart(Request r) throws IOException {
+    PlanPartRequest.Header header = PlanPartRequest.readHeader(r.in);
+    ExtendedBlock block = header.block();
+    long replicaLength = authenticate(header.token(), block, PlanPartRequest.ERROR);
+    try (AgentMemory.Grant body = reserve((long) header.bodyLength() * (1 + PARSED_PER_BODY_BYTE),
+        "a plan part of " + header.bodyLength() + " bytes", PlanPartRequest.ERROR)) {
+      byte[] bytes = new byte[header.bodyLength()];
+      r.in.readFully(bytes);
+      PlanPartRequest req;
+      try {
+        req = PlanPartRequest.readBody(header, bytes);
+        PartBounds.check(req, replicaLength, ctx.limits().maxCellBytes());
+        for (PlanPartRequest.Peer p : req.peers().values()) {
+          if (!p.control()) {
+            hops.check(p.host(), p.port());
+          }
+        }
+      } catch (IOException e) {
+        throw new Refused(PlanPartRequest.ERROR, e.getMessage());
+      }
+      boolean fromDataNode = AgentProof.requestFromKeyHolder(ctx.datanode(), header.challenge(), block, header.proof(),
+          PlanPartRequest.digest(header.sessionHi(), header.sessionLo(), block, bytes));
+      bytes = null; // parsed: the rest of the run holds the part, not its bytes
+      boolean client = forClient(req, fromDataNode);
+      try (AgentMemory.Grant run = reserve(PartBounds.bytesHeld(req), "part " + req.part().node() + " of a repair of "
+          + block, PlanPartRequest.ERROR)) {
+        startWork(r, PlanPartRequest.ERROR);
+        if (client && !clientParts.tryAcquire()) {
+          clientPartsRefused.increment();
+          throw new Refused(PlanPartRequest.ERROR, "this repair agent runs " + ctx.clientPartsLimit() + " parts of "
+              + "clients' reads at once; fetch the read set instead");
+        }
+        try {
+          AgentProof.prove(r.out, ctx.datanode(), header.challenge(), block, AgentProof.Purpose.SERVE);
+          DataOutputStream out = streamingOut(r);
+          participant.serve(req, r.socket, r.in, out, hops, ctx.limits().partMillis());
+        } finally {
+          if (client) {
+            clientParts.release();
+          }
+        }
+        partsServed.increment();
+      }
+    }
+  }
+
+  /**
+   * Whether a part counts as a client's read, which the agent limits: its request says so, or,
+   * with block tokens, its requester did not prove it holds the block keys (only DataNodes do,
+   * whatever user a client runs as). Without block tokens nothing can be proved, and the agent
+   * takes the request's word, as HDFS's data transfer trusts the network there.
+   */
+  private boolean forClient(PlanPartRequest req, boolean fromDataNode) {
+    return req.forClient() || (EcRepairDataNodeAccess.blockTokensEnforced(ctx.datanode()) && !fromDataNode);
+  }
+
+  /** Flushes what was written and streams from here on through a large buffer. */
+  private static DataOutputStream streamingOut(Request r) throws IOException {
+    r.out.flush();
+    r.out = new DataOutputStream(new BufferedOutputStream(r.channelOut, 128 * 1024));
+    return r.out;
+  }
+
+  private AgentMemory.Grant reserve(long bytes, String what, int errorCode) throws Refused {
+    try {
+      return memory.reserve(bytes, what);
+    } catch (IOException e) {
+      throw new Refused(errorCode, e.getMessage());
+    }
+  }
+
+  /**
+   * Checks that {@code token} lets its holder read {@code block} and that this DataNode holds its
+   * finalized replica of exactly that generation and length; returns the replica's length.
+   */
+  private long authenticate(org.apache.hadoop.security.token.Token<BlockTokenIdentifier> token, ExtendedBlock block,
+                            int errorCode) throws IOException {
+    try {
+      checkReadAccess(token, block);
+    } catch (IOException e) {
+      throw new Refused(errorCode, "access to " + block + " refused");
+    }
+    try {
+      return ranges.finalizedLength(block);
+    } catch (IOException e) {
+      throw new Refused(errorCode, publicReason(e, "no replica of " + block + " to serve"));
+    }
+  }
+
+  /**
+   * A value stream of a distributed repair, for the session that expects it: the handshake
+   * proves both ends before anything is read into the session.
+   */
+  private void serveStream(Request r) throws IOException {
+    StreamHandshake.Accepted a;
+    try {
+      a = StreamHandshake.accept(r.in, r.out, r.socket, ctx.datanode(), ctx.sessions());
+    } catch (IOException e) {
+      streamsRefused.increment();
+      throw e;
+    }
+    if (a == null) {
       LOG.debug("ec-repair: repair agent on {} got a stream for no session or sender it knows", ctx.name());
       return; // and proves nothing: no proof for whoever asks
     }
-    try {
-      AgentProof.prove(out, ctx.datanode(), challenge, null, AgentProof.Purpose.RECEIVE);
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("ec-repair: repair agent on {} cannot prove itself to a value stream's sender: {}", ctx.name(), e.toString());
-      PlanFrames.writeError(out, "the sender's token is not one of this cluster's");
-      return;
-    }
-    out.flush();
-    s.setSoTimeout((int) ctx.stallMillis());
-    session.attach(from, s, in);
+    startWork(r, PlanFrames.ERROR);
+    a.session().attach(a.from(), r.socket, r.in);
   }
 
-  /** A helper's ranges for a repair done elsewhere, from this DataNode's replica. */
-  private void serveRanges(RangeRequest req, AgentProof.Received challenge, DataOutputStream out) throws IOException {
-    try {
-      checkReadAccess(req.token(), req.block());
-      AgentProof.prove(out, ctx.datanode(), challenge, req.block(), AgentProof.Purpose.SERVE);
-      ranges.serve(req, out);
-      rangeRequestsServed.increment();
-    } catch (Exception e) {
-      LOG.warn("ec-repair: repair agent on {} could not serve ranges of {}: {}", ctx.name(), req.block(), e.toString());
-      out.writeInt(RangeRequest.ERROR);
-      out.writeUTF(publicReason(e, "could not serve ranges of " + req.block()));
-      out.flush();
+  /** A helper's ranges for a repair done elsewhere, from this DataNode's replica: token first, then the ranges. */
+  private void serveRanges(Request r) throws IOException {
+    RangeRequest.Header header = RangeRequest.readHeader(r.in);
+    authenticate(header.token(), header.block(), RangeRequest.ERROR);
+    try (AgentMemory.Grant held = reserve((long) header.count() * RangeRequest.BYTES_PER_RANGE + RANGE_BUFFERS,
+        "a request for " + header.count() + " ranges", RangeRequest.ERROR)) {
+      RangeRequest req;
+      try {
+        req = RangeRequest.readRanges(header, r.in);
+      } catch (java.io.EOFException cut) {
+        throw cut;
+      } catch (IOException e) {
+        throw new Refused(RangeRequest.ERROR, e.getMessage());
+      }
+      startWork(r, RangeRequest.ERROR);
+      AgentProof.prove(r.out, ctx.datanode(), header.challenge(), req.block(), AgentProof.Purpose.SERVE);
+      DataOutputStream out = streamingOut(r);
+      try {
+        ranges.serve(req, out);
+        rangeRequestsServed.increment();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("ec-repair: repair agent on {} could not serve ranges of {}: {}", ctx.name(), req.block(),
+            e.toString());
+        tell(r, RangeRequest.ERROR, publicReason(e, "could not serve ranges of " + req.block()));
+      }
     }
   }
 
@@ -320,7 +502,8 @@ public final class RepairAgent implements Closeable {
    * intents of other recent probes ({@link LoadIntents}); the probe's own intent counts for the
    * probes after it.
    */
-  private void answerLoadProbe(DataInputStream in, DataOutputStream out) throws IOException {
+  private void answerLoadProbe(Request r) throws IOException {
+    DataInputStream in = r.in;
     ExtendedBlock block = new ExtendedBlock(in.readUTF(), in.readLong(), 0, in.readLong());
     long intent = in.readLong();
     if (intent < 0 || intent > LoadIntents.MAX_BYTES) {
@@ -332,9 +515,10 @@ public final class RepairAgent implements Closeable {
     if (ctx.datanode().getFSDataset().getStoredBlock(block.getBlockPoolId(), block.getBlockId()) == null) {
       throw new IOException("a load probe names " + block + ", which this DataNode does not hold");
     }
-    AgentProof.prove(out, ctx.datanode(), challenge, block, AgentProof.Purpose.SERVE);
-    out.writeLong(ctx.inbound().get() + intents.othersThenAdd(intent, System.currentTimeMillis()));
-    out.flush();
+    startWork(r, PlanPartRequest.ERROR);
+    AgentProof.prove(r.out, ctx.datanode(), challenge, block, AgentProof.Purpose.SERVE);
+    r.out.writeLong(ctx.inbound().get() + intents.othersThenAdd(intent, System.currentTimeMillis()));
+    r.out.flush();
   }
 
   /** The backlog of an agent, as the method below asks it, announcing no intent. */
@@ -382,6 +566,7 @@ public final class RepairAgent implements Closeable {
       LOG.debug("closing the repair agent's socket: {}", e.toString());
     }
     handlers.shutdownNow();
+    partThreads.shutdownNow();
     try {
       // The port is free only once the thread blocked in accept() has left it (deferred close).
       acceptor.join(5000);

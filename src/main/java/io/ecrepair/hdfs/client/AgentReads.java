@@ -115,8 +115,13 @@ final class AgentReads {
   /** Agents no connection reached, with the time (System.nanoTime) until which reads leave them out. */
   private static final Map<InetSocketAddress, Long> UNREACHABLE = new java.util.concurrent.ConcurrentHashMap<>();
   private static final SecureRandom RANDOM = new SecureRandom();
-  /** Waits for the helpers' closing answers and runs reads ahead; threads come and go with the reads. */
-  private static final ExecutorService WAITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
+  /**
+   * Threads of this JVM's reads through the agents (sending parts, waiting for the helpers'
+   * answers, reading ahead) at most; threads come and go with the reads. A read that finds none
+   * free fetches its read set itself.
+   */
+  static final int MAX_WAITERS = 256;
+  private static final ExecutorService WAITERS = new ThreadPoolExecutor(0, MAX_WAITERS, 10, TimeUnit.SECONDS,
       new SynchronousQueue<>(), daemon("ec-repair-client-agent"));
 
   private final DFSClient client;
@@ -211,7 +216,12 @@ final class AgentReads {
   java.util.concurrent.Future<Long> rebuildInBackground(LocatedStripedBlock group, GroupUnits units, CodeSpec spec,
                                                          StripedLayout layout, int lost, int firstRow, int rows,
                                                          Sink sink) {
-    return WAITERS.submit(() -> rebuild(group, units, spec, layout, lost, firstRow, rows, sink));
+    try {
+      return WAITERS.submit(() -> rebuild(group, units, spec, layout, lost, firstRow, rows, sink));
+    } catch (java.util.concurrent.RejectedExecutionException busy) {
+      LOG.debug("ec-repair: no thread free for a read through the agents; fetching the read set");
+      return java.util.concurrent.CompletableFuture.completedFuture(-1L);
+    }
   }
 
   /** The chain for a scalar code; for a vector code, the stored plan whose requestor receives least. */
@@ -303,8 +313,10 @@ final class AgentReads {
     long hi = RANDOM.nextLong();
     long lo = RANDOM.nextLong();
     String name = "degraded read " + Long.toHexString(lo) + " of " + what;
-    PlanSession session = new PlanSession(name, mine, geometry.pieceBytes(), stallMillis, new AtomicLong(),
-        (long) mine.valuesIn() * geometry.subchunkBytes() * rows, frames);
+    Map<Integer, String> senderIds = new TreeMap<>();
+    mine.inbound().forEach(g -> senderIds.put(g.peer(), helpers.get(g.peer()).datanodeId()));
+    PlanSession session = new PlanSession(name, mine, group.getBlock(), senderIds, geometry.pieceBytes(), stallMillis,
+        new AtomicLong(), (long) mine.valuesIn() * geometry.subchunkBytes() * rows, frames);
     int s = geometry.subchunkBytes();
     PartRunner.Results results = (t, r, src, off, len) -> sink.put(geometry.row(t),
         r.subchunk() * s + geometry.offset(t), src, off, len);
@@ -319,8 +331,8 @@ final class AgentReads {
     LongAdder tailBytesIn = new LongAdder();
     java.util.concurrent.Future<byte[][]> tails = alpha == 1 || cellLayout.tailBytes() == 0 ? null
         : WAITERS.submit(() -> tails(spec, units, layout, lost, firstRow, rows, tailBytesIn));
-    try (PlanCoordinator coordinator = new PlanCoordinator(name, hi, lo, parts, lost, helpers, null, geometry, cell,
-             stallMillis, connectMillis, WAITERS, session);
+    try (PlanCoordinator coordinator = new PlanCoordinator(name, hi, lo, parts, lost, helpers, null, null, geometry,
+             cell, stallMillis, connectMillis, WAITERS, session);
          PartRunner runner = new PartRunner(mine, RegionCoders.best(), geometry.pieceBytes())) {
       long t0 = System.nanoTime();
       coordinator.start();

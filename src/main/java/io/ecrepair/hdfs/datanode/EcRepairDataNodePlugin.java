@@ -137,6 +137,12 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     return p == null || p.agent == null ? 0 : p.agent.clientPartsRefused();
   }
 
+  /** Value streams this DataNode's agent refused: their sender did not prove it is the DataNode the plan names. */
+  public static long streamsRefused(DataNode dn) {
+    EcRepairDataNodePlugin p = ACTIVE.get(dn);
+    return p == null || p.agent == null ? 0 : p.agent.streamsRefused();
+  }
+
   /** Distributed repairs this DataNode takes part in right now, as coordinator or helper. */
   public static int sessions(DataNode dn) {
     EcRepairDataNodePlugin p = ACTIVE.get(dn);

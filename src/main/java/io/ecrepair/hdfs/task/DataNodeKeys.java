@@ -34,10 +34,9 @@ public final class DataNodeKeys {
    * transfer port plus this offset (one offset for the whole cluster, so a DataNode knows its
    * helpers' agents), and a lost block of a scalar code (RS through the plugin, LRC) is rebuilt
    * along a chain of its helpers, each adding its term to the partial sum it passes on (ECPipe):
-   * no link carries more than one block. The agent checks a block access token for its block
-   * on every request (when tokens are on) and refuses to start where data transfer is
-   * encrypted or SASL-protected, since its streams are plain TCP. A broken chain costs time,
-   * never data: the task goes on reading the helpers itself.
+   * no link carries more than one block. The agent's connections are protected as the DataNode's
+   * own data transfer is (SASL, encryption, block tokens; see docs/security.md). A broken chain
+   * costs time, never data: the task goes on reading the helpers itself.
    */
   public static final String AGENT_PORT_OFFSET_KEY = "ecrepair.datanode.agent.port-offset";
   /**
@@ -76,12 +75,41 @@ public final class DataNodeKeys {
   /**
    * Parts of clients' degraded reads an agent runs at once (default 16; 0 serves clients none):
    * one more is refused and that client fetches its read set through HDFS instead, so readers
-   * cannot crowd out the reconstructions the agent takes part in, which are never limited here.
-   * A part is a client's when its request says so, or, with block tokens, when its token was
-   * issued to another user than the DataNode's own (a client cannot pass for a DataNode).
+   * cannot crowd out the reconstructions the agent takes part in, which are not limited here.
+   * A part is a client's when its request says so, or, with block tokens, when its requester
+   * does not prove it holds the cluster's block keys (only DataNodes do, whatever user a client
+   * runs as); without block tokens nothing can be proved and the request's word is taken.
    */
   public static final String AGENT_CLIENT_PARTS_KEY = "ecrepair.datanode.agent.client-parts";
   public static final int AGENT_CLIENT_PARTS_DEFAULT = 16;
+  /**
+   * MiB of memory the repair agent's requests and parts may hold at once (default 192, and never
+   * more than a quarter of the JVM's maximum heap). Before a part allocates anything it reserves
+   * the most it may hold (its rows of sub-chunks, its runner's buffers, the queues of its
+   * streams full: 2 to 14 MiB for the shipped Clay and Butterfly plans); one that does not fit is
+   * refused and its requester repairs centrally instead, so no requester can make a DataNode
+   * hold more, however many parts it asks for.
+   */
+  public static final String AGENT_MEMORY_MB_KEY = "ecrepair.datanode.agent.memory.mb";
+  public static final long AGENT_MEMORY_MB_DEFAULT = 192;
+  /** MiB one part may hold (default 48): a part that would need more is refused. */
+  public static final String AGENT_PART_MEMORY_MB_KEY = "ecrepair.datanode.agent.part.memory.mb";
+  public static final long AGENT_PART_MEMORY_MB_DEFAULT = 48;
+  /**
+   * Seconds a part may run (default 600): then it is ended and its requester finishes the repair
+   * centrally from the row reached. A part moves at most about its block, so only a requester or
+   * peer that stalls it for long reaches this.
+   */
+  public static final String AGENT_PART_MAX_SECONDS_KEY = "ecrepair.datanode.agent.part.max.seconds";
+  public static final int AGENT_PART_MAX_SECONDS_DEFAULT = 600;
+  /**
+   * Whether a part may send values to an agent on another port than this DataNode's own agent
+   * (default false). Agents listen on their DataNode's transfer port plus the cluster's offset,
+   * and DataNodes share one transfer port, so a hop to another port cannot be an agent; set it
+   * on a cluster whose DataNodes use different transfer ports. (DataNodes on loopback, as in
+   * tests, may always.)
+   */
+  public static final String AGENT_HOPS_ANY_PORT_KEY = "ecrepair.datanode.agent.hops.any-port";
   /**
    * Seconds between this DataNode's looks at the NameNode's enabled erasure coding policies
    * (default 60; 0 never looks): each enabled policy of ours is readied in the background when

@@ -8,6 +8,7 @@ import io.ecrepair.hdfs.agent.DataNodeConnector;
 import io.ecrepair.hdfs.agent.PeerSenders;
 import io.ecrepair.hdfs.agent.PlanCoordinator;
 import io.ecrepair.hdfs.agent.PlanSession;
+import io.ecrepair.hdfs.agent.ReadFaults;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.Plan;
 import java.io.IOException;
@@ -78,12 +79,11 @@ final class ParallelRepair {
     String name = "repair " + Long.toHexString(lo) + " of " + order;
     NodePart mine = parts.get(requestor);
     long expected = (long) mine.valuesIn() * geometry.subchunkBytes() * rows;
-    PlanSession session = new PlanSession(name, mine, geometry.pieceBytes(), ctx.stallMillis(), ctx.inbound(),
-        expected, ctx.frames());
-    ctx.sessions().register(hi, lo, session);
-    Map<Integer, InetSocketAddress> agents = new TreeMap<>();
     DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(ctx.datanode().getDatanodeId()).build();
-    agents.put(requestor, ctx.agentAddress(self));
+    InetSocketAddress ownAgent = ctx.agentAddress(self);
+    ExtendedBlock own = StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, layout.dataUnits(),
+        requestor);
+    PlanSession session = null;
     PlanCoordinator coordinator = null;
     PeerSenders senders = null;
     PartRunner runner = null;
@@ -98,17 +98,23 @@ final class ParallelRepair {
       for (int node : parts.keySet()) {
         if (node != requestor) {
           helpers.put(node, helper(node, sources.get(node).peekFirst(), layout, groupLength, need));
-          agents.put(node, helpers.get(node).agent());
         }
       }
-      coordinator = new PlanCoordinator(name, hi, lo, parts, requestor, helpers, agents.get(requestor), geometry,
-          cellSize, ctx.stallMillis(), ctx.datanode().getDnConf().getSocketTimeout(), ctx.readPool(), session);
+      Map<Integer, String> senderIds = new TreeMap<>();
+      mine.inbound().forEach(g -> senderIds.put(g.peer(), helpers.get(g.peer()).datanodeId()));
+      session = new PlanSession(name, mine, own, senderIds, geometry.pieceBytes(), ctx.stallMillis(), ctx.inbound(),
+          expected, ctx.frames());
+      ctx.sessions().register(hi, lo, session);
+      ReadFaults.sessionOpened(ctx.name(), hi, lo, mine, geometry, senderIds);
+      coordinator = new PlanCoordinator(name, hi, lo, parts, requestor, helpers, ownAgent,
+          ctx.datanode().getDatanodeUuid(), geometry, cellSize, ctx.stallMillis(),
+          ctx.datanode().getDnConf().getSocketTimeout(), ctx.readPool(), session);
       // Every helper gets its part and says it is ready before anyone sends a value.
       DataChecksum groupChecksum = coordinator.start(); // the helpers' replicas' (they share one)
       if (!mine.outbound().isEmpty()) {
-        ExtendedBlock own = StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, layout.dataUnits(),
-            requestor);
-        senders = new PeerSenders(name, ctx.name(), hi, lo, mine, agents,
+        Map<Integer, PeerSenders.Receiver> receivers = new TreeMap<>();
+        helpers.forEach((node, h) -> receivers.put(node, new PeerSenders.Receiver(h.agent(), h.datanodeId())));
+        senders = new PeerSenders(name, ctx.name(), hi, lo, mine, geometry.pieceBytes(), receivers,
             AgentChannels.dialer(ctx.datanode(), own, connector.token(own)),
             ctx.datanode().getDnConf().getSocketTimeout(), ctx.stallMillis(), ctx.readPool(), ctx.frames());
       }
@@ -160,11 +166,15 @@ final class ParallelRepair {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      session.cancel(e.toString());
+      if (session != null) {
+        session.cancel(e.toString());
+      }
       return new Outcome(rowsDone, written, traffic, runNanos, writeNanos, e.toString());
     } finally {
-      ctx.sessions().remove(hi, lo);
-      session.cancel("finished");
+      if (session != null) {
+        ctx.sessions().remove(hi, lo);
+        session.cancel("finished");
+      }
       if (senders != null) {
         senders.close();
       }

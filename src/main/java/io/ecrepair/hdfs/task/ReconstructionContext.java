@@ -6,6 +6,7 @@ import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.hdfs.NodeCosts;
 import io.ecrepair.hdfs.StaticCosts;
 import io.ecrepair.hdfs.agent.AgentContext;
+import io.ecrepair.hdfs.agent.AgentLimits;
 import io.ecrepair.hdfs.agent.FrameBuffers;
 import io.ecrepair.hdfs.agent.PlanPartRequest;
 import io.ecrepair.hdfs.agent.PlanSessions;
@@ -51,6 +52,9 @@ public final class ReconstructionContext implements AgentContext {
   private final boolean parallel;
   private final int planPieceBytes;
   private final int clientParts;
+  private final AgentLimits agentLimits;
+  /** Threads of the reconstruction tasks' blocking work at most; one more is refused and its task fails. */
+  static final int MAX_READ_THREADS = 1024;
 
   public ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
@@ -90,6 +94,7 @@ public final class ReconstructionContext implements AgentContext {
     if (clientParts < 0) {
       throw new IllegalArgumentException(DataNodeKeys.AGENT_CLIENT_PARTS_KEY + " must be >= 0, not " + clientParts);
     }
+    this.agentLimits = agentLimits(conf);
     this.parallel = conf.getBoolean(DataNodeKeys.PARALLEL_KEY, true);
     int pieceKb = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT);
     if (pieceKb < 1 || pieceKb > PlanPartRequest.MAX_PIECE / 1024) {
@@ -103,7 +108,7 @@ public final class ReconstructionContext implements AgentContext {
     this.buffers = new BufferPool(Math.min(poolMb << 20, Runtime.getRuntime().maxMemory() / 4));
     this.frames = new FrameBuffers(Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16));
     AtomicInteger threads = new AtomicInteger();
-    this.readPool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+    this.readPool = new ThreadPoolExecutor(0, MAX_READ_THREADS, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
       Thread t = new Thread(r, "ec-repair-read-" + name + "-" + threads.incrementAndGet());
       t.setDaemon(true);
       return t;
@@ -224,6 +229,32 @@ public final class ReconstructionContext implements AgentContext {
   @Override
   public int clientPartsLimit() {
     return clientParts;
+  }
+
+  @Override
+  public AgentLimits limits() {
+    return agentLimits;
+  }
+
+  /** The {@code ecrepair.datanode.agent.*} bounds, checked. */
+  private static AgentLimits agentLimits(Configuration conf) {
+    long memoryMb = positive(conf, DataNodeKeys.AGENT_MEMORY_MB_KEY, DataNodeKeys.AGENT_MEMORY_MB_DEFAULT);
+    long partMb = positive(conf, DataNodeKeys.AGENT_PART_MEMORY_MB_KEY, DataNodeKeys.AGENT_PART_MEMORY_MB_DEFAULT);
+    long seconds = positive(conf, DataNodeKeys.AGENT_PART_MAX_SECONDS_KEY,
+        DataNodeKeys.AGENT_PART_MAX_SECONDS_DEFAULT);
+    long memory = Math.min(memoryMb << 20, Runtime.getRuntime().maxMemory() / 4);
+    int maxCell = conf.getInt(DFSConfigKeys.DFS_NAMENODE_EC_POLICIES_MAX_CELLSIZE_KEY,
+        DFSConfigKeys.DFS_NAMENODE_EC_POLICIES_MAX_CELLSIZE_DEFAULT);
+    return new AgentLimits(memory, Math.min(partMb << 20, memory), seconds * 1000, maxCell,
+        conf.getBoolean(DataNodeKeys.AGENT_HOPS_ANY_PORT_KEY, false));
+  }
+
+  private static long positive(Configuration conf, String key, long defaultValue) {
+    long v = conf.getLong(key, defaultValue);
+    if (v < 1) {
+      throw new IllegalArgumentException(key + " must be at least 1, not " + v);
+    }
+    return v;
   }
 
   /** Where {@code helper}'s repair agent listens: its address as DataNodes reach it, transfer port plus the offset. */

@@ -192,6 +192,13 @@ public final class BlockRangeReader implements RangeSource {
         throw new IOException("range [" + start + ", " + end + ") of " + name + " ended early at "
             + (end - needed));
       }
+      // Checksums vouch for a packet's bytes, not its offset: a packet that skipped or repeated
+      // bytes would put them at the wrong place. The first starts at the first chunk, each
+      // other where the one before ended (end - needed either way).
+      if (h.getOffsetInBlock() != end - needed) {
+        throw new IOException("packet at offset " + h.getOffsetInBlock() + " of " + name + ", expected at "
+            + (end - needed) + " (the first chunk or where the previous packet ended)");
+      }
       ByteBuffer data = packets.getDataSlice();
       cs.verifyChunkedSums(data, packets.getChecksumSlice(), name, h.getOffsetInBlock());
       long from = Math.max(start, h.getOffsetInBlock());

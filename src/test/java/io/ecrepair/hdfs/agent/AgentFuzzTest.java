@@ -168,12 +168,9 @@ class AgentFuzzTest {
     }
   }
 
-  /** A challenge after a request: a token identifier about the block (the client's own, here) and a nonce. */
-  static void challenge(LocatedBlock internal, ByteArrayOutputStream bytes) throws IOException {
-    WireTokens.writeIdentifier(new DataOutputStream(bytes), internal.getBlockToken());
-    byte[] nonce = new byte[AgentProof.NONCE_BYTES];
-    new Random().nextBytes(nonce);
-    bytes.write(nonce);
+  /** A client's challenge about the block: its own token identifier and a nonce. */
+  static AgentProof.Challenge challenge(LocatedBlock internal) {
+    return AgentProof.Challenge.of(internal.getBlockToken());
   }
 
   static LocatedBlock internalBlock(LocatedStripedBlock group, int index, int k, int cell) {
@@ -189,8 +186,7 @@ class AgentFuzzTest {
     RangeRequest req = new RangeRequest(internal.getBlock(), internal.getBlockToken(),
         List.of(new long[] {0, 4096}, new long[] {CELL, 8192}));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    req.write(new DataOutputStream(bytes));
-    challenge(internal, bytes);
+    req.write(new DataOutputStream(bytes), challenge(internal));
     return bytes.toByteArray();
   }
 
@@ -201,16 +197,22 @@ class AgentFuzzTest {
 
   /** The same for the part of node {@code node} (whose internal block {@code internal} is). */
   static byte[] partRequest(CodeSpec spec, LocatedBlock internal, InetSocketAddress agent, int node) throws IOException {
+    return partRequest(spec, internal, agent, node, "the-hop");
+  }
+
+  /** The same, naming DataNode {@code peerId} for every peer. */
+  static byte[] partRequest(CodeSpec spec, LocatedBlock internal, InetSocketAddress agent, int node, String peerId)
+      throws IOException {
     Plan plan = RepairCatalog.parallelPlan(spec, 0).orElseThrow();
     var part = RepairCatalog.parts(plan).get(node);
     Map<Integer, PlanPartRequest.Peer> peers = new TreeMap<>();
-    part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", agent.getPort())));
+    part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", agent.getPort(), peerId)));
+    part.inbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", agent.getPort(), peerId)));
     int sub = CELL / spec.subPacketization();
     PlanPartRequest req = new PlanPartRequest(1, 2, internal.getBlock(), internal.getBlockToken(),
         internal.getBlockSize(), CELL, sub, 0, 4, sub, part, peers, false);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    req.write(new DataOutputStream(bytes));
-    challenge(internal, bytes);
+    req.write(new DataOutputStream(bytes), challenge(internal), "any");
     return bytes.toByteArray();
   }
 

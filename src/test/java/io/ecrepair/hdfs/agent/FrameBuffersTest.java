@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -17,17 +18,22 @@ import org.junit.jupiter.api.Test;
 
 class FrameBuffersTest {
   @Test
-  void arraysComeInPowersOfTwoAndAreReused() {
+  void arraysComeInSizeClassesAndAreReused() {
     FrameBuffers buffers = new FrameBuffers(1 << 20);
     byte[] a = buffers.take(5000);
-    assertEquals(8192, a.length);
+    assertEquals(5120, a.length, "above 4 KiB: the next quarter step between powers of two");
     assertEquals(1, buffers.take(0).length);
     assertEquals(4096, buffers.take(4096).length);
+    assertEquals(2048, buffers.take(1500).length, "up to 4 KiB: powers of two");
     buffers.give(a);
-    assertEquals(8192, buffers.keptBytes());
-    assertSame(a, buffers.take(8000), "an idle array of the size class is handed out again");
+    assertEquals(5120, buffers.keptBytes());
+    assertSame(a, buffers.take(4500), "an idle array of the size class is handed out again");
     assertEquals(0, buffers.keptBytes());
-    assertNotSame(a, buffers.take(8000), "an array is handed out once");
+    assertNotSame(a, buffers.take(5000), "an array is handed out once");
+    for (int length = 4097; length < (64 << 20); length += length / 7 + 13) {
+      int size = FrameBuffers.sizeClass(length);
+      assertTrue(size >= length && size <= length * 1.25 + 1, length + " bytes get an array of " + size);
+    }
   }
 
   @Test
@@ -52,7 +58,7 @@ class FrameBuffersTest {
   @Test
   void framesReadIntoReusedArraysAreVerifiedByTheirOwnLength() throws IOException {
     byte[] longer = filled(6000, 3);
-    byte[] shorter = filled(4100, 11);
+    byte[] shorter = filled(5500, 11);
     FrameBuffers buffers = new FrameBuffers(1 << 20);
     DataInputStream in = stream(longer, shorter, null);
     PlanFrames.Frame first = PlanFrames.readFrame(in, 8192, "test", buffers);
@@ -64,7 +70,7 @@ class FrameBuffersTest {
     assertArrayEquals(shorter, Arrays.copyOf(second.bytes(), second.length()));
     assertNull(PlanFrames.readFrame(in, 8192, "test", buffers));
 
-    byte[] bad = filled(4100, 5);
+    byte[] bad = filled(5500, 5);
     DataInputStream flipped = stream(longer, bad, 2050);
     buffers.give(PlanFrames.readFrame(flipped, 8192, "test", buffers).bytes());
     assertThrows(PlanFrames.FrameFailure.class, () -> PlanFrames.readFrame(flipped, 8192, "test", buffers));

@@ -1,7 +1,6 @@
 package io.ecrepair.hdfs.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.codes.CodeSpec;
@@ -73,7 +72,8 @@ class HopTargetTest {
       try (Socket s = new Socket()) {
         s.connect(agent, 5000);
         s.setSoTimeout(60_000);
-        s.getOutputStream().write(AgentFuzzTest.partRequest(spec, internal, notAnAgent, node));
+        // The plan names the listener as DataNode "not-an-agent", the name it answers in: only its proof can fail.
+        s.getOutputStream().write(AgentFuzzTest.partRequest(spec, internal, notAnAgent, node, "not-an-agent"));
         s.getOutputStream().flush();
         DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
         int proof = in.readInt();
@@ -94,10 +94,6 @@ class HopTargetTest {
       Thread.sleep(500); // the listener's readers count what arrived before the agent hung up
       assertEquals(0, valueBytes.get(), "bytes the agent sent past its receiver's failed proof");
     }
-    // Addresses that cannot be a DataNode's agent are refused before any connection.
-    assertThrows(IOException.class, () -> new PlanPartRequest.Peer("0.0.0.0", 1234).address());
-    assertThrows(IOException.class, () -> new PlanPartRequest.Peer("224.0.0.1", 1234).address());
-    assertThrows(IOException.class, () -> new PlanPartRequest.Peer("127.0.0.1", 0).address());
   }
 
   /**

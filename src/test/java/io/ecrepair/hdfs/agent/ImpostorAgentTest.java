@@ -83,10 +83,10 @@ class ImpostorAgentTest {
         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
         int magic = in.readInt();
         if (magic == PlanPartRequest.MAGIC) {
-          PlanPartRequest part = PlanPartRequest.readAfterMagic(in);
-          AgentProof.Received challenge = AgentProof.Received.read(in);
+          PlanPartRequest.Header part = PlanPartRequest.readHeader(in);
+          in.readFully(new byte[part.bodyLength()]);
           served.incrementAndGet();
-          bestProof(out, part.token().getPassword(), helperId, challenge);
+          bestProof(out, part.token().getPassword(), helperId, part.challenge());
           out.writeInt(PlanPartRequest.READY);
           out.flush();
           in.readInt(); // GO, or the requester hanging up
@@ -95,10 +95,10 @@ class ImpostorAgentTest {
         if (magic != RangeRequest.MAGIC) {
           continue;
         }
-        RangeRequest req = RangeRequest.readAfterMagic(in);
-        AgentProof.Received challenge = AgentProof.Received.read(in);
+        RangeRequest.Header header = RangeRequest.readHeader(in);
+        RangeRequest req = RangeRequest.readRanges(header, in);
         served.incrementAndGet();
-        bestProof(out, req.token().getPassword(), helperId, challenge);
+        bestProof(out, req.token().getPassword(), helperId, header.challenge());
         out.writeInt(RangeRequest.OK);
         DataChecksum cs = DataChecksum.newDataChecksum(DataChecksum.Type.CRC32C, 512);
         out.writeByte(cs.getChecksumType().id);

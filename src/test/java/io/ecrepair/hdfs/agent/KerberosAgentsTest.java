@@ -11,21 +11,14 @@ import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
-import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.http.HttpConfig;
 import org.apache.hadoop.io.IOUtils;
-import org.apache.hadoop.minikdc.MiniKdc;
-import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,65 +38,25 @@ class KerberosAgentsTest {
   @TempDir
   static Path kdcDir;
 
-  private static MiniKdc kdc;
-  private static String principal;
-  private static String keytab;
-  private static String spnego;
-  private static String sslConfDir;
+  private static SecureCluster secure;
 
   @BeforeAll
   static void startKdc() throws Exception {
-    Properties kdcConf = MiniKdc.createConf();
-    kdc = new MiniKdc(kdcConf, kdcDir.toFile());
-    kdc.start();
-    File keytabFile = kdcDir.resolve("hdfs.keytab").toFile();
-    kdc.createPrincipal(keytabFile, "hdfs/localhost", "HTTP/localhost");
-    principal = "hdfs/localhost@" + kdc.getRealm();
-    spnego = "HTTP/localhost@" + kdc.getRealm();
-    keytab = keytabFile.getAbsolutePath();
+    secure = new SecureCluster(kdcDir);
   }
 
   @AfterAll
   static void stopKdc() throws Exception {
-    if (kdc != null) {
-      kdc.stop();
+    if (secure != null) {
+      secure.close();
     }
-    if (sslConfDir != null) {
-      KeyStoreTestUtil.cleanupSSLConfig(kdcDir.toString(), sslConfDir);
-    }
-    UserGroupInformation.reset();
-  }
-
-  /** What a Kerberos cluster with SASL data transfer protection needs: principals, tokens, HTTPS. */
-  private static Configuration secure(String protection) throws Exception {
-    Configuration c = new Configuration(false);
-    SecurityUtil.setAuthenticationMethod(UserGroupInformation.AuthenticationMethod.KERBEROS, c);
-    c.set(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, principal);
-    c.set(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, keytab);
-    c.set(DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY, principal);
-    c.set(DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY, keytab);
-    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY, spnego);
-    c.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
-    c.set(DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY, protection);
-    c.set(DFSConfigKeys.DFS_HTTP_POLICY_KEY, HttpConfig.Policy.HTTPS_ONLY.name());
-    c.set(DFSConfigKeys.DFS_NAMENODE_HTTPS_ADDRESS_KEY, "localhost:0");
-    c.set(DFSConfigKeys.DFS_DATANODE_HTTPS_ADDRESS_KEY, "localhost:0");
-    Configuration ssl = new Configuration(false);
-    sslConfDir = KeyStoreTestUtil.getClasspathDir(KerberosAgentsTest.class);
-    KeyStoreTestUtil.setupSSLConfig(kdcDir.toString(), sslConfDir, ssl, false);
-    ssl.forEach(e -> c.set(e.getKey(), e.getValue()));
-    c.set(DFSConfigKeys.DFS_CLIENT_HTTPS_KEYSTORE_RESOURCE_KEY, KeyStoreTestUtil.getClientSSLConfigFileName());
-    c.set(DFSConfigKeys.DFS_SERVER_HTTPS_KEYSTORE_RESOURCE_KEY, KeyStoreTestUtil.getServerSSLConfigFileName());
-    UserGroupInformation.setConfiguration(c);
-    UserGroupInformation.loginUserFromKeytab(principal, keytab);
-    return c;
   }
 
   @Test
   void aRepairAndADegradedReadRunThroughTheAgentsWithPrivacy() throws Exception {
     ReconstructionLog.clear();
     RepairCatalog.searchParallelPlans(new CodeSpec("clay", 4, 2));
-    Configuration conf = secure("privacy");
+    Configuration conf = secure.conf("privacy");
     conf.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
     conf.setBoolean(DataNodeKeys.PARALLEL_KEY, true);
     try (RepairCluster c = new RepairCluster(kdcDir.resolve("dfs").toFile(), 8, "clay", 4, 2, CELL, 4, conf)) {

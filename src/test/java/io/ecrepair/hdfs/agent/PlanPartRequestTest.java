@@ -2,31 +2,71 @@ package io.ecrepair.hdfs.agent;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.exec.NodePart;
+import io.ecrepair.gf.GFMatrix;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.plan.Plan;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.security.token.Token;
 import org.junit.jupiter.api.Test;
 
-/** A part of a distributed repair on the wire: it reads back whole, and a cut request is an IOException. */
+/**
+ * A part of a distributed repair on the wire: it reads back whole, its header comes before its
+ * body, a cut request is an IOException, and a part that names a value twice (in a group, a
+ * step's inputs or its leaves) is refused before anything is built from it.
+ */
 class PlanPartRequestTest {
+  private static final ExtendedBlock BLOCK = new ExtendedBlock("bp", 5, 4L * 256 * 1024, 7);
+
+  private static NodePart clayPart() {
+    Plan plan = RepairCatalog.parallelPlan(new CodeSpec("clay", 10, 4), 0).orElseThrow();
+    return RepairCatalog.parts(plan).get(2);
+  }
+
+  private static Map<Integer, PlanPartRequest.Peer> peersOf(NodePart part) {
+    Map<Integer, PlanPartRequest.Peer> peers = new TreeMap<>();
+    part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", 1000 + g.peer(),
+        "dn-" + g.peer())));
+    part.inbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", 1000 + g.peer(),
+        "dn-" + g.peer())));
+    return peers;
+  }
+
+  private static byte[] bytes(PlanPartRequest req) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    req.write(new DataOutputStream(bytes), AgentProof.Challenge.of(new Token<>()), "dn-agent");
+    return bytes.toByteArray();
+  }
+
+  private static PlanPartRequest parse(byte[] all) throws IOException {
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
+    assertEquals(PlanPartRequest.MAGIC, in.readInt());
+    PlanPartRequest.Header header = PlanPartRequest.readHeader(in);
+    byte[] body = new byte[header.bodyLength()];
+    in.readFully(body);
+    return PlanPartRequest.readBody(header, body);
+  }
+
   @Test
   void partRequestsRoundTrip() throws Exception {
-    Plan plan = RepairCatalog.parallelPlan(new CodeSpec("clay", 10, 4), 0).orElseThrow();
-    var parts = RepairCatalog.parts(plan);
-    var part = parts.get(2);
-    var block = new org.apache.hadoop.hdfs.protocol.ExtendedBlock("bp", 5, 4L * 256 * 1024, 7);
-    var peers = new java.util.TreeMap<Integer, PlanPartRequest.Peer>();
-    part.outbound().forEach(g -> peers.put(g.peer(), new PlanPartRequest.Peer("127.0.0.1", 1000 + g.peer())));
-    PlanPartRequest req = new PlanPartRequest(1, 2, block, new org.apache.hadoop.security.token.Token<>(), 3L << 18,
-        256 * 1024,
-        1024, 0, 4, 512, part, peers, true);
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    req.write(new java.io.DataOutputStream(bytes));
-    java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()));
-    assertEquals(PlanPartRequest.MAGIC, in.readInt());
-    PlanPartRequest back = PlanPartRequest.readAfterMagic(in);
+    NodePart part = clayPart();
+    Map<Integer, PlanPartRequest.Peer> peers = peersOf(part);
+    PlanPartRequest req = new PlanPartRequest(1, 2, BLOCK, new Token<>(), 3L << 18, 256 * 1024, 1024, 0, 4, 1024, part,
+        peers, true);
+    byte[] all = bytes(req);
+    PlanPartRequest back = parse(all);
     assertEquals(part.valuesIn(), back.part().valuesIn());
     assertEquals(part.valuesOut(), back.part().valuesOut());
     assertEquals(part.steps().size(), back.part().steps().size());
@@ -34,11 +74,108 @@ class PlanPartRequestTest {
     assertEquals(peers, back.peers());
     assertEquals(3L << 18, back.readLimit());
     assertEquals(true, back.forClient());
+
+    // The header stands alone: the agent checks it (and the body's length) before reading the body.
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
+    in.readInt();
+    PlanPartRequest.Header header = PlanPartRequest.readHeader(in);
+    assertEquals(BLOCK, header.block());
+    assertEquals(0, header.proof().length, "a client's challenge makes no requester proof");
+    assertEquals(header.bodyLength(), in.available(), "only the body is left");
+
     // Truncated anywhere: an IOException, never another error.
-    byte[] all = bytes.toByteArray();
     for (int cut = 4; cut < all.length; cut += Math.max(1, all.length / 200)) {
-      java.io.DataInputStream t = new java.io.DataInputStream(new java.io.ByteArrayInputStream(all, 4, cut - 4));
-      org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> PlanPartRequest.readAfterMagic(t));
+      byte[] shorter = java.util.Arrays.copyOf(all, cut);
+      assertThrows(IOException.class, () -> parse(shorter));
     }
+  }
+
+  @Test
+  void aBodyLongerThanAPartCanBeIsRefusedBeforeItIsRead() throws IOException {
+    byte[] all = bytes(new PlanPartRequest(1, 2, BLOCK, new Token<>(), 1024, 256 * 1024, 1024, 0, 4, 1024, clayPart(),
+        peersOf(clayPart()), false));
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
+    in.readInt();
+    int bodyAt = all.length - PlanPartRequest.readHeader(in).bodyLength() - 4;
+    java.nio.ByteBuffer.wrap(all).putInt(bodyAt, PlanPartRequest.MAX_BODY + 1);
+    IOException e = assertThrows(IOException.class, () -> parse(all));
+    assertTrue(e.getMessage().contains("allowed"), e.getMessage());
+  }
+
+  /** Each of these would make a part hold or compute more than its plan needs. */
+  @Test
+  void aValueNamedTwiceIsRefused() {
+    GFMatrix one = new GFMatrix(1, 2, new byte[] {1, 1});
+    assertThrows(IllegalArgumentException.class, () -> new NodePart.Group(3, 1, new int[] {7, 7}));
+    assertThrows(IllegalArgumentException.class, () -> new NodePart.Group(3, 1, new int[] {8, 7}));
+    assertThrows(IllegalArgumentException.class, () -> new NodePart.Step(1, new int[] {4, 4}, new int[] {9}, one));
+    assertThrows(IllegalArgumentException.class, () -> new NodePart(0, 4, new int[][] {{1, 2}, {3, 2}}, List.of(),
+        List.of(), List.of(), List.of()));
+    // The same checks when the values come from the wire: an IOException.
+    NodePart part = clayPart();
+    NodePart.Group g = part.outbound().get(0);
+    int[] repeated = new int[g.vertices().length + 1];
+    System.arraycopy(g.vertices(), 0, repeated, 0, g.vertices().length);
+    repeated[repeated.length - 1] = g.vertices()[g.vertices().length - 1];
+    byte[] honest = assertDoesNotThrowBytes(part);
+    byte[] forged = replaceGroup(honest, g, repeated);
+    IOException e = assertThrows(IOException.class, () -> parse(forged));
+    assertTrue(e.getMessage().contains("ascending"), e.getMessage());
+  }
+
+  private static byte[] assertDoesNotThrowBytes(NodePart part) {
+    try {
+      return bytes(new PlanPartRequest(1, 2, BLOCK, new Token<>(), 1024, 256 * 1024, 1024, 0, 4, 1024, part,
+          peersOf(part), false));
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * The request with outbound group {@code g}'s values replaced by {@code values}: its count and
+   * values are rewritten in place in the body, and the body's length with them.
+   */
+  private static byte[] replaceGroup(byte[] all, NodePart.Group g, int[] values) {
+    java.nio.ByteBuffer old = java.nio.ByteBuffer.allocate(12 + 4 * g.vertices().length);
+    old.putInt(g.peer()).putInt(g.level()).putInt(g.vertices().length);
+    for (int v : g.vertices()) {
+      old.putInt(v);
+    }
+    byte[] needle = old.array();
+    int at = indexOf(all, needle);
+    assertTrue(at > 0, "the group is on the wire");
+    java.nio.ByteBuffer repl = java.nio.ByteBuffer.allocate(12 + 4 * values.length);
+    repl.putInt(g.peer()).putInt(g.level()).putInt(values.length);
+    for (int v : values) {
+      repl.putInt(v);
+    }
+    byte[] out = new byte[all.length - needle.length + repl.capacity()];
+    System.arraycopy(all, 0, out, 0, at);
+    System.arraycopy(repl.array(), 0, out, at, repl.capacity());
+    System.arraycopy(all, at + needle.length, out, at + repl.capacity(), all.length - at - needle.length);
+    // The body's length sits just before the body, which runs to the end.
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
+    try {
+      in.readInt();
+      int body = PlanPartRequest.readHeader(in).bodyLength();
+      java.nio.ByteBuffer.wrap(out).putInt(all.length - body - 4, body + repl.capacity() - needle.length);
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+    return out;
+  }
+
+  private static int indexOf(byte[] hay, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= hay.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (hay[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 }

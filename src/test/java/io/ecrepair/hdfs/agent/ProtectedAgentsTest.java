@@ -93,7 +93,8 @@ class ProtectedAgentsTest {
     LocatedBlock b = internal[2];
     DataNode dn = c.dataNode(b.getLocations()[0]);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    new RangeRequest(b.getBlock(), b.getBlockToken(), List.of(new long[] {0, 4096})).write(new DataOutputStream(bytes));
+    new RangeRequest(b.getBlock(), b.getBlockToken(), List.of(new long[] {0, 4096})).write(new DataOutputStream(bytes),
+        AgentProof.Challenge.of(b.getBlockToken()));
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress("127.0.0.1", EcRepairDataNodePlugin.agentPort(dn)), 2000);
       s.setSoTimeout(5000);

@@ -21,14 +21,14 @@ class RangeRequestTest {
 
   private static byte[] bytes(RangeRequest r) throws IOException {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
-    r.write(new DataOutputStream(b));
+    r.write(new DataOutputStream(b), AgentProof.Challenge.of(new Token<>()));
     return b.toByteArray();
   }
 
   private static RangeRequest parse(byte[] b) throws IOException {
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(b));
     assertEquals(RangeRequest.MAGIC, in.readInt());
-    return RangeRequest.readAfterMagic(in);
+    return RangeRequest.readRanges(RangeRequest.readHeader(in), in);
   }
 
   @Test
@@ -40,6 +40,23 @@ class RangeRequestTest {
     assertEquals(BLOCK.getGenerationStamp(), back.block().getGenerationStamp());
     assertEquals(2, back.ranges().size());
     assertArrayEquals(new long[] {2048, 4096}, back.ranges().get(1));
+  }
+
+  /** The token, the challenge and the count come first: an agent checks them before it reads a range. */
+  @Test
+  void theHeaderComesBeforeTheRanges() throws IOException {
+    byte[] all = bytes(new RangeRequest(BLOCK, new Token<>(), List.of(new long[] {0, 100}, new long[] {2048, 4096})));
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
+    in.readInt();
+    RangeRequest.Header header = RangeRequest.readHeader(in);
+    assertEquals(2, header.count());
+    assertEquals(BLOCK, header.block());
+    assertEquals(2 * 16, in.available(), "only the ranges are left to read");
+    byte[] huge = all.clone();
+    java.nio.ByteBuffer.wrap(huge).putInt(all.length - 2 * 16 - 4, RangeRequest.MAX_RANGES + 1);
+    DataInputStream tooMany = new DataInputStream(new ByteArrayInputStream(huge));
+    tooMany.readInt();
+    assertThrows(IOException.class, () -> RangeRequest.readHeader(tooMany));
   }
 
   @Test

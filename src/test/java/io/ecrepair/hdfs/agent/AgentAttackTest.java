@@ -1,0 +1,187 @@
+package io.ecrepair.hdfs.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.exec.NodePart;
+import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
+import io.ecrepair.hdfs.datanode.RepairCluster;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.TaskReport;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Requests that a holder of an ordinary client's READ token may send a live agent (block tokens
+ * on), asking more than any repair of the block group can need: they are refused before the
+ * agent allocates anything for them, the DataNode's memory stays within bounds, and repairs
+ * through the agents work afterwards.
+ */
+class AgentAttackTest {
+  private static final int CELL = 64 * 1024;
+  private static final long MAX_GROWTH = 256L << 20;
+
+  @TempDir
+  Path tmp;
+
+  @BeforeEach
+  @AfterEach
+  void clear() {
+    ReconstructionLog.clear();
+  }
+
+  private static Configuration agentsAndTokens() {
+    Configuration c = new Configuration(false);
+    c.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
+    c.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    return c;
+  }
+
+  /** A part for node {@code node} that reads its one sub-chunk and sends it to node {@code to}, with alpha 1. */
+  private static NodePart oneLeafPart(int node, int to) {
+    return new NodePart(node, 1, new int[][] {{0, 0}}, List.of(), List.of(new NodePart.Group(to, 0, new int[] {0})),
+        List.of(), List.of());
+  }
+
+  @Test
+  void partsAskingMoreThanTheirGroupCanNeedAreRefusedBeforeAnythingIsAllocated() throws Exception {
+    CodeSpec spec = new CodeSpec("clay", 4, 2);
+    RepairCatalog.searchParallelPlans(spec);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 8, "clay", 4, 2, CELL, 4,
+        agentsAndTokens())) {
+      org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 7);
+      c.awaitHealthy();
+      DataNode dn = c.dataNode(c.holder(file, 0, 1));
+      InetSocketAddress agent = new InetSocketAddress("127.0.0.1", EcRepairDataNodePlugin.agentPort(dn));
+      LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
+          .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
+      LocatedBlock internal = AgentFuzzTest.internalBlock(group, 1, c.k(), c.cell());
+      AgentProof.Challenge challenge = AgentProof.Challenge.of(internal.getBlockToken());
+      Map<Integer, PlanPartRequest.Peer> toSelf = new TreeMap<>(Map.of(2,
+          new PlanPartRequest.Peer("127.0.0.1", agent.getPort(), "dn-2")));
+
+      // A sub-chunk of 512 MiB (cells of 1 GiB): three row buffers of it were 1.5 GiB of direct memory.
+      byte[] hugeSubchunk = HostileRequests.bytes(new PlanPartRequest(1, 2, internal.getBlock(),
+          internal.getBlockToken(), internal.getBlockSize(), 1 << 30, 1 << 29, 0, 1, PlanPartRequest.MAX_PIECE,
+          oneLeafPart(1, 2), toSelf, false), challenge, dn.getDatanodeUuid());
+      // A genuine part whose outbound group names one value 65535 times: frames of 65535 values.
+      NodePart genuine = RepairCatalog.parts(RepairCatalog.parallelPlan(spec, 0).orElseThrow()).get(1);
+      NodePart.Group g = genuine.outbound().get(0);
+      int[] repeated = new int[65535];
+      Arrays.fill(repeated, g.vertices()[0]);
+      byte[] repeatedVertex = HostileRequests.withGroup(AgentFuzzTest.partRequest(spec, internal, agent, 1), g,
+          repeated);
+
+      System.gc();
+      long before = HostileRequests.memoryInUse();
+      List<Socket> held = new ArrayList<>();
+      int ready = 0;
+      int refusedForMemory = 0;
+      long peak;
+      try (HostileRequests.PeakMemory memory = new HostileRequests.PeakMemory()) {
+        for (int i = 0; i < 4; i++) {
+          HostileRequests.Answer a = HostileRequests.ask(agent, hugeSubchunk, true);
+          assertFalse(a.ready(), "a part of 1 GiB cells ran");
+          assertTrue(a.refusal().contains("larger than the"), a.refusal());
+          a = HostileRequests.ask(agent, repeatedVertex, true);
+          assertFalse(a.ready(), "a part naming a value 65535 times ran");
+          assertTrue(a.refusal().contains("not strictly ascending"), a.refusal());
+        }
+        for (int i = 0; i < 12; i++) {
+          Socket s = new Socket();
+          held.add(s);
+          s.connect(agent, 5000);
+          s.setSoTimeout(30_000);
+          // A part HDFS's largest cells allow (4 MiB), asking for 36 MiB, held at READY.
+          s.getOutputStream().write(HostileRequests.bytes(new PlanPartRequest(3 + i, 4, internal.getBlock(),
+              internal.getBlockToken(), internal.getBlockSize(), 4 << 20, 4 << 20, 0, 1, 4 << 20, oneLeafPart(1, 2),
+              toSelf, false), challenge, dn.getDatanodeUuid()));
+          DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+          int proof = in.readInt();
+          if (proof == PlanPartRequest.ERROR) {
+            String why = in.readUTF();
+            assertTrue(why.contains("of memory"), why);
+            refusedForMemory++;
+          } else {
+            in.readFully(new byte[proof]);
+            in.readUTF();
+            assertEquals(PlanPartRequest.READY, in.readInt());
+            ready++;
+          }
+        }
+        peak = memory.peak();
+      } finally {
+        for (Socket s : held) {
+          s.close();
+        }
+      }
+      long limit = 192L << 20;
+      assertEquals(limit / (36L << 20), ready, "as many parts as fit in the agent's " + (limit >> 20) + " MiB ran");
+      assertEquals(12 - ready, refusedForMemory);
+      assertTrue(peak - before < MAX_GROWTH, "memory in use grew by " + ((peak - before) >> 20) + " MiB");
+
+      // And repairs through the agents still work, with every block compared.
+      List<TaskReport> reports = c.loseAndVerify(c.holder(file, 0, 0));
+      assertTrue(reports.stream().allMatch(TaskReport::succeeded), reports.toString());
+      assertTrue(reports.stream().anyMatch(r -> r.route().equals("parallel")), reports.toString());
+    }
+  }
+
+  /**
+   * A client that runs as the DataNodes' own user (as on a cluster whose jobs run as hdfs) is a
+   * client all the same: it cannot prove it holds the block keys, so its parts count against
+   * the limit of clients' parts. The DataNodes' own repairs, which prove it, are not limited.
+   */
+  @Test
+  void partsOfAClientRunningAsTheDataNodesUserAreLimited() throws Exception {
+    CodeSpec spec = new CodeSpec("clay", 4, 2);
+    RepairCatalog.searchParallelPlans(spec);
+    Configuration conf = agentsAndTokens();
+    conf.setInt(DataNodeKeys.AGENT_CLIENT_PARTS_KEY, 0);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 8, "clay", 4, 2, CELL, 4, conf)) {
+      org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 8);
+      c.awaitHealthy();
+      DataNode dn = c.dataNode(c.holder(file, 0, 1));
+      InetSocketAddress agent = new InetSocketAddress("127.0.0.1", EcRepairDataNodePlugin.agentPort(dn));
+      LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
+          .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
+      LocatedBlock internal = AgentFuzzTest.internalBlock(group, 1, c.k(), c.cell());
+      BlockTokenIdentifier id = internal.getBlockToken().decodeIdentifier();
+      assertEquals(UserGroupInformation.getLoginUser().getShortUserName(), id.getUserId(),
+          "the client's token names the DataNodes' own user");
+
+      // A genuine part that says it is not a client's: refused at the limit all the same.
+      HostileRequests.Answer a = HostileRequests.ask(agent, AgentFuzzTest.partRequest(spec, internal, agent, 1), false);
+      assertFalse(a.ready(), "a client's part ran past a limit of 0");
+      assertTrue(a.refusal().contains("clients' reads"), a.refusal());
+      assertTrue(EcRepairDataNodePlugin.clientPartsRefused(dn) > 0);
+
+      List<TaskReport> reports = c.loseAndVerify(c.holder(file, 0, 0));
+      assertTrue(reports.stream().anyMatch(r -> r.route().equals("parallel")),
+          "the DataNodes' own parts are not limited: " + reports);
+    }
+  }
+}

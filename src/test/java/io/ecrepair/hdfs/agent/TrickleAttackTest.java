@@ -1,0 +1,204 @@
+package io.ecrepair.hdfs.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ecrepair.codes.CodeSpec;
+import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
+import io.ecrepair.hdfs.datanode.RepairCluster;
+import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.TaskReport;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.security.token.Token;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * 300 connections to one agent that each send a byte every 3 s (and come back when cut), and
+ * a request with a forged token that announces an 8 MiB body and sends 16 MiB: the forged one is
+ * refused after its header, the tricklers are cut, and a NameNode-driven Clay repair whose
+ * helper that agent is runs its part there and rebuilds every block within a minute.
+ */
+class TrickleAttackTest {
+  private static final int CELL = 64 * 1024;
+  private static final int TRICKLERS = 300;
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void tricklingAndUnauthenticatedRequestsDoNotKeepARepairOut() throws Exception {
+    ReconstructionLog.clear();
+    RepairCatalog.searchParallelPlans(new CodeSpec("clay", 4, 2));
+    Configuration conf = new Configuration(false);
+    conf.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
+    conf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 8, "clay", 4, 2, CELL, 4, conf)) {
+      org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 11);
+      c.awaitHealthy();
+      DataNode helper = c.dataNode(c.holder(file, 0, 1));
+      InetSocketAddress agent = new InetSocketAddress("127.0.0.1", EcRepairDataNodePlugin.agentPort(helper));
+      LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
+          .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
+      LocatedBlock internal = AgentFuzzTest.internalBlock(group, 1, c.k(), c.cell());
+
+      try (Tricklers tricklers = new Tricklers(agent, TRICKLERS)) {
+        Thread.sleep(4_000); // every trickler connected and sent a byte or two
+        refusesAForgedOversizedRequest(agent, internal);
+
+        long partsBefore = EcRepairDataNodePlugin.partsServed(helper);
+        DatanodeInfo victim = c.holder(file, 0, 0);
+        long t0 = System.nanoTime();
+        List<TaskReport> reports = c.loseAndVerify(victim); // every internal block and the file, byte for byte
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertTrue(seconds < 60, "the repair took " + seconds + " s");
+        assertTrue(reports.stream().anyMatch(r -> r.route().equals("parallel")), "a parallel repair ran: " + reports);
+        assertTrue(EcRepairDataNodePlugin.partsServed(helper) > partsBefore,
+            "the helper's agent ran its part of the repair while the tricklers were connected");
+        assertTrue(tricklers.cut() > 0, "the agent cut trickling connections");
+      }
+    }
+  }
+
+  /**
+   * A part request whose token's password is wrong, announcing the largest body a part may have
+   * and sending twice that: refused after its header, before its body is read.
+   */
+  private static void refusesAForgedOversizedRequest(InetSocketAddress agent, LocatedBlock internal)
+      throws IOException {
+    Token<BlockTokenIdentifier> genuine = internal.getBlockToken();
+    Token<BlockTokenIdentifier> forged = new Token<>(genuine.getIdentifier(), new byte[genuine.getPassword().length],
+        genuine.getKind(), genuine.getService());
+    try (Socket s = new Socket()) {
+      s.connect(agent, 5000);
+      s.setSoTimeout(10_000);
+      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      out.writeInt(PlanPartRequest.MAGIC);
+      out.writeInt(PlanPartRequest.VERSION);
+      out.writeLong(5);
+      out.writeLong(6);
+      out.writeUTF(internal.getBlock().getBlockPoolId());
+      out.writeLong(internal.getBlock().getBlockId());
+      out.writeLong(internal.getBlock().getGenerationStamp());
+      out.writeLong(internal.getBlock().getNumBytes());
+      forged.write(out);
+      AgentProof.Challenge.of(genuine).write(out);
+      AgentProof.writeRequestProof(out, new byte[0]);
+      out.writeInt(PlanPartRequest.MAX_BODY);
+      out.flush();
+      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+      assertEquals(PlanPartRequest.ERROR, in.readInt(), "refused after the header");
+      String why = in.readUTF();
+      assertTrue(why.contains("refused"), why);
+      long written = 0;
+      byte[] chunk = new byte[64 * 1024];
+      try {
+        while (written < 2L * PlanPartRequest.MAX_BODY) {
+          out.write(chunk);
+          written += chunk.length;
+        }
+      } catch (IOException reset) {
+        // the agent closed the connection without reading the body
+      }
+      assertTrue(written < 2L * PlanPartRequest.MAX_BODY, "the agent took all " + written + " bytes of the body");
+    }
+  }
+
+  /** Connections that each send one byte every 3 s, and connect again when the agent cut them. */
+  private static final class Tricklers implements AutoCloseable {
+    private final InetSocketAddress agent;
+    private final Socket[] sockets;
+    private final AtomicInteger cut = new AtomicInteger();
+    private final Thread thread;
+    private volatile boolean done;
+
+    Tricklers(InetSocketAddress agent, int count) {
+      this.agent = agent;
+      this.sockets = new Socket[count];
+      thread = new Thread(this::run, "tricklers");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    private void run() {
+      while (!done) {
+        for (int i = 0; i < sockets.length && !done; i++) {
+          try {
+            if (sockets[i] == null) {
+              sockets[i] = new Socket();
+              sockets[i].connect(agent, 2000);
+              sockets[i].setSoTimeout(1);
+            } else if (closedByAgent(sockets[i])) {
+              throw new IOException("cut");
+            }
+            OutputStream out = sockets[i].getOutputStream();
+            out.write(0x45); // the first byte of a part request's magic, and never the next
+            out.flush();
+          } catch (IOException e) {
+            cut.incrementAndGet();
+            closeQuietly(sockets[i]);
+            sockets[i] = null;
+          }
+        }
+        try {
+          Thread.sleep(3_000);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+
+    /** Whether the agent closed {@code s} (the agent never sends a trickler anything). */
+    private static boolean closedByAgent(Socket s) {
+      try {
+        return s.getInputStream().read() < 0;
+      } catch (java.net.SocketTimeoutException open) {
+        return false;
+      } catch (IOException reset) {
+        return true;
+      }
+    }
+
+    int cut() {
+      return cut.get();
+    }
+
+    private static void closeQuietly(Socket s) {
+      try {
+        if (s != null) {
+          s.close();
+        }
+      } catch (IOException ignored) {
+        // closing
+      }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      done = true;
+      thread.interrupt();
+      thread.join(10_000);
+      for (Socket s : sockets) {
+        closeQuietly(s);
+      }
+    }
+  }
+}
