@@ -199,6 +199,13 @@ public final class RepairAgent implements Closeable {
     return admission.cut();
   }
 
+  /** The counters the DataNode's metrics publish for the agent. */
+  public java.util.Map<String, Long> counters() {
+    return java.util.Map.of("AgentPartsServed", partsServed(), "AgentRangeRequestsServed", rangeRequestsServed(),
+        "AgentClientPartsRefused", clientPartsRefused(), "AgentMemoryRefused", memoryRefused(), "AgentArrivalsCut",
+        arrivalsCut(), "AgentStreamsRefused", streamsRefused());
+  }
+
   /** Connections being served right now. */
   public int connectionsServing() {
     return serving.get();
@@ -307,11 +314,16 @@ public final class RepairAgent implements Closeable {
       super(message);
       this.errorCode = errorCode;
     }
+
+    /** A refusal for what {@code e} says went wrong. */
+    Refused(int errorCode, IOException e) {
+      this(errorCode, e.getMessage() != null ? e.getMessage() : e.toString());
+    }
   }
 
   /** Tells the requester why, if it is still listening. */
   private static void tell(Request r, int errorCode, String why) {
-    if (r.out == null) {
+    if (r.out == null || why == null) {
       return;
     }
     try {
@@ -354,7 +366,7 @@ public final class RepairAgent implements Closeable {
           }
         }
       } catch (IOException e) {
-        throw new Refused(PlanPartRequest.ERROR, e.getMessage());
+        throw new Refused(PlanPartRequest.ERROR, e);
       }
       boolean fromDataNode = AgentProof.requestFromKeyHolder(ctx.datanode(), header.challenge(), block, header.proof(),
           PlanPartRequest.digest(header.sessionHi(), header.sessionLo(), block, bytes));
@@ -403,7 +415,7 @@ public final class RepairAgent implements Closeable {
     try {
       return memory.reserve(bytes, what);
     } catch (IOException e) {
-      throw new Refused(errorCode, e.getMessage());
+      throw new Refused(errorCode, e);
     }
   }
 
@@ -457,7 +469,7 @@ public final class RepairAgent implements Closeable {
       } catch (java.io.EOFException cut) {
         throw cut;
       } catch (IOException e) {
-        throw new Refused(RangeRequest.ERROR, e.getMessage());
+        throw new Refused(RangeRequest.ERROR, e);
       }
       startWork(r, RangeRequest.ERROR);
       AgentProof.prove(r.out, ctx.datanode(), header.challenge(), req.block(), AgentProof.Purpose.SERVE);

@@ -49,6 +49,10 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
       ctx = new ReconstructionContext(dn, dn.getConf(), metrics, dn.getErasureCodingWorker().getXmitWeight());
       hook = ReconstructionHook.install(dn, ctx);
       agent = startAgent(dn, ctx);
+      if (agent != null) {
+        RepairAgent a = agent;
+        metrics.agent(a::counters);
+      }
       preparer = PolicyPreparer.start(dn.getConf(), ctx.rebuildRs(), ctx.name(),
           dn.getConf().getLong(DataNodeKeys.PREPARE_INTERVAL_SECONDS_KEY, DataNodeKeys.PREPARE_INTERVAL_SECONDS_DEFAULT));
       metrics.hookInstalled(true);

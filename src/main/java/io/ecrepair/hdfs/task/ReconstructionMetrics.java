@@ -37,12 +37,15 @@ public final class ReconstructionMetrics implements MetricsSource {
 
   /** Not per codec: an agent reading its own replica for another DataNode's repair does not know the codec. */
   private static final String CORRUPT_REPORTED = "CorruptReplicasReported";
+  /** The repair agent's counters (0 without an agent), and what each means. */
+  private static final Map<String, String> AGENT = agentMeanings();
 
   private final String sourceName;
   private final String datanode;
   private final Map<String, LongAdder[]> byCodec = new ConcurrentHashMap<>();
   private final LongAdder[] total = counters();
   private final LongAdder corruptReported = new LongAdder();
+  private volatile java.util.function.Supplier<Map<String, Long>> agent = Map::of;
   private volatile boolean hookInstalled;
   private volatile long tasksBeforeHook;
 
@@ -105,6 +108,22 @@ public final class ReconstructionMetrics implements MetricsSource {
     }
   }
 
+  private static Map<String, String> agentMeanings() {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    m.put("AgentPartsServed", "parts of distributed repairs the repair agent ran");
+    m.put("AgentRangeRequestsServed", "range requests of central repairs the repair agent served");
+    m.put("AgentClientPartsRefused", "parts of clients' degraded reads refused at the agent's limit");
+    m.put("AgentMemoryRefused", "requests refused because the memory they may hold did not fit the agent's caps");
+    m.put("AgentArrivalsCut", "connections cut while their request was still arriving (trickling, or a newcomer needed the place)");
+    m.put("AgentStreamsRefused", "value streams whose sender did not prove it is the DataNode the plan names");
+    return java.util.Collections.unmodifiableMap(m);
+  }
+
+  /** Where the repair agent's counters come from (by the names of {@link #AGENT}), once it runs. */
+  public void agent(java.util.function.Supplier<Map<String, Long>> counters) {
+    this.agent = counters;
+  }
+
   /** A helper's replica (or this DataNode's own, read for a distributed repair) failed its checksums and was reported. */
   public void corruptReplicaReported() {
     corruptReported.increment();
@@ -114,6 +133,8 @@ public final class ReconstructionMetrics implements MetricsSource {
   public Map<String, Long> snapshot() {
     Map<String, Long> m = new TreeMap<>();
     m.put(CORRUPT_REPORTED, corruptReported.sum());
+    Map<String, Long> fromAgent = agent.get();
+    AGENT.keySet().forEach(name -> m.put(name, fromAgent.getOrDefault(name, 0L)));
     for (int i = 0; i < NAMES.length; i++) {
       m.put(NAMES[i], total[i].sum());
     }
@@ -141,6 +162,9 @@ public final class ReconstructionMetrics implements MetricsSource {
   private static String meaning(String name) {
     if (name.equals(CORRUPT_REPORTED)) {
       return "replicas whose bytes failed their stored checksums, reported to the NameNode";
+    }
+    if (AGENT.containsKey(name)) {
+      return AGENT.get(name);
     }
     for (int i = 0; i < NAMES.length; i++) {
       if (name.equals(NAMES[i])) {
