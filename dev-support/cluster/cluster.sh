@@ -95,6 +95,8 @@ write_conf() {  # write_conf NODE IP
     prop dfs.namenode.safemode.extension 0
     prop dfs.namenode.min-block-size 0
     prop dfs.permissions.enabled false
+    # Block access tokens, as a secured cluster runs: every read and every agent request carries one.
+    prop dfs.block.access.token.enable true
     prop dfs.replication 1
     prop dfs.blocksize "$BLOCK_SIZE"
     # Fast failure handling: a killed DataNode is dead after 2*recheck + 10*heartbeat = 11 s,

@@ -109,6 +109,7 @@ public final class NodePart {
     }
     int next = 0;
     int lastLevel = -1;
+    java.util.Set<Integer> received = new java.util.HashSet<>();
     for (Group g : inbound) {
       if (g.level() < lastLevel) {
         throw new IllegalArgumentException("inbound groups out of level order");
@@ -118,6 +119,7 @@ public final class NodePart {
         if (subchunkOf.containsKey(v) || slotOf.put(v, next++) != null) {
           throw new IllegalArgumentException("value " + v + " arrives twice or is also read here");
         }
+        received.add(v);
       }
     }
     Map<Integer, Integer> levelOf = new HashMap<>();
@@ -151,10 +153,14 @@ public final class NodePart {
     }
     this.slots = next;
     byLevel.forEach((level, st) -> programs.put(level, new LinearProgram(2, st)));
+    java.util.Set<Long> sent = new java.util.HashSet<>();
     for (Group g : outbound) {
       for (int v : g.vertices()) {
+        if (!sent.add((long) g.peer() << 32 | v)) {
+          throw new IllegalArgumentException("value " + v + " is sent to node " + g.peer() + " twice");
+        }
         Integer l = levelOf.get(v);
-        if (l == null || l != g.level() || slotOf.containsKey(v) && !computedHere(v)) {
+        if (l == null || l != g.level() || received.contains(v)) {
           throw new IllegalArgumentException("value " + v + " is sent at level " + g.level() + " but is not produced"
               + " here at that level");
         }
@@ -165,17 +171,6 @@ public final class NodePart {
         throw new IllegalArgumentException("repaired value " + r.vertex() + " never reaches node " + node);
       }
     }
-  }
-
-  private boolean computedHere(int v) {
-    for (Group g : inbound) {
-      for (int x : g.vertices()) {
-        if (x == v) {
-          return false;
-        }
-      }
-    }
-    return true;
   }
 
   /** Where value v lives: buffer 0 (own leaves, by sub-chunk) or 1 (slots). */

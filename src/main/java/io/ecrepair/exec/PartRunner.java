@@ -75,10 +75,14 @@ public final class PartRunner implements AutoCloseable {
     this.frame = pool.take((int) sizes[2]);
   }
 
-  /** The bytes of direct memory a runner of {@code part} for slices of up to {@code maxLen} bytes holds. */
+  /**
+   * The memory a runner of {@code part} for slices of up to {@code maxLen} bytes holds: its three
+   * buffers (direct), and its steps compiled for the coder (32 bytes of tables per coefficient,
+   * kept once and built once more, and each step's code).
+   */
   public static long bytesHeld(NodePart part, int maxLen) {
     long[] sizes = bufferSizes(part, maxLen);
-    return sizes[0] + sizes[1] + sizes[2];
+    return sizes[0] + sizes[1] + sizes[2] + 64 * part.coefficients() + 256L * part.steps().size();
   }
 
   /** Its three buffers: the node's own sub-chunks of a slice, every value's slot, one outgoing frame. */

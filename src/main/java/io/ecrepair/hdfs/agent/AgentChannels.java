@@ -33,12 +33,64 @@ import org.apache.hadoop.security.token.Token;
 public final class AgentChannels {
   private AgentChannels() {}
 
-  /** One connection to a repair agent, with the streams the handshake gave it. */
-  public record Channel(Socket socket, InputStream in, OutputStream out) implements Closeable {
+  /**
+   * The most bytes an agent connection may carry before it is trusted (a request's header and
+   * body, or a handshake and a proof), and the longest message SASL may wrap on it: the largest
+   * frame a part may send (a piece of every value of a group, within a part's memory).
+   */
+  static final int MAX_UNTRUSTED_BYTES = PlanPartRequest.MAX_BODY + (1 << 20);
+  static final int MAX_WRAPPED_MESSAGE = 64 << 20;
+
+  /**
+   * One connection to or from a repair agent, with the streams the handshake gave it and its
+   * raw input's guard: until {@link #trust} a deadline and a byte cap bound what the other end
+   * can make this side read.
+   */
+  public record Channel(Socket socket, InputStream in, OutputStream out, GuardedInput guard) implements Closeable {
+    /** The other end proved itself (or its request arrived whole): no deadline or byte cap from here. */
+    void trust() throws IOException {
+      guard.trust();
+    }
+
+    /** How long each read waits from here (0: as long as it takes). */
+    public void readTimeout(long millis) throws IOException {
+      guard.readTimeout(millis);
+    }
+
     @Override
     public void close() {
       IOUtils.closeSocket(socket);
     }
+  }
+
+  /**
+   * A socket whose reads and writes Hadoop's streams can time out (one with a channel, as the
+   * DataNode's own are): a plain socket's writes wait forever on a peer that stops reading.
+   */
+  static Socket newSocket() throws IOException {
+    return java.nio.channels.SocketChannel.open().socket();
+  }
+
+  /**
+   * The streams of {@code s} after the cluster's handshake, which {@code handshake} does on the
+   * raw streams: the raw input guarded until the caller trusts the connection, and SASL's
+   * wrapped messages bounded where it wraps them.
+   */
+  private static Channel channel(Socket s, long untrustedMillis, long readTimeoutMillis, int writeTimeoutMillis,
+                                 Handshake handshake) throws IOException {
+    OutputStream rawOut = NetUtils.getOutputStream(s, writeTimeoutMillis);
+    GuardedInput rawIn = new GuardedInput(NetUtils.getInputStream(s), untrustedMillis, MAX_UNTRUSTED_BYTES,
+        readTimeoutMillis);
+    IOStreamPair p = handshake.run(rawOut, rawIn);
+    if (p.in instanceof org.apache.hadoop.security.SaslInputStream) {
+      rawIn.limitWrappedMessages(MAX_WRAPPED_MESSAGE);
+    }
+    return new Channel(s, p.in, p.out, rawIn);
+  }
+
+  /** The cluster's handshake on a connection's raw streams. */
+  private interface Handshake {
+    IOStreamPair run(OutputStream rawOut, InputStream rawIn) throws IOException;
   }
 
   /**
@@ -93,6 +145,7 @@ public final class AgentChannels {
       InetSocketAddress dialed = new InetSocketAddress(c.socket().getInetAddress(), c.socket().getPort());
       StreamHandshake.open(out, in, sessionHi, sessionLo, from, receiverId, dialed,
           AgentProof.Challenge.mint(datanode, block), datanode, block, receiver);
+      c.trust();
     }
 
     /**
@@ -101,7 +154,7 @@ public final class AgentChannels {
      */
     public Channel dial(InetSocketAddress agent, int connectTimeoutMs, int readTimeoutMs, int receiveBufferBytes)
         throws IOException {
-      Socket s = new Socket();
+      Socket s = newSocket();
       try {
         s.setTcpNoDelay(true);
         if (receiveBufferBytes > 0) {
@@ -112,14 +165,12 @@ public final class AgentChannels {
         } catch (IOException e) {
           throw new Unreachable(agent, e);
         }
-        s.setSoTimeout(readTimeoutMs);
-        OutputStream rawOut = NetUtils.getOutputStream(s, writeTimeoutMs);
-        InputStream rawIn = NetUtils.getInputStream(s);
         // The agent's port stands for the transfer port in the handshake (HDFS skips SASL only for privileged ports).
         DatanodeID target = new DatanodeID(agent.getAddress().getHostAddress(), agent.getHostString(), "",
             agent.getPort(), 0, 0, 0);
-        IOStreamPair p = sasl.socketSend(s, rawOut, rawIn, keys, token, target);
-        return new Channel(s, p.in, p.out);
+        // Until the agent proved itself: the read timeout for the handshake and the proof in all.
+        return channel(s, Math.max(1, readTimeoutMs), readTimeoutMs, writeTimeoutMs,
+            (rawOut, rawIn) -> sasl.socketSend(s, rawOut, rawIn, keys, token, target));
       } catch (IOException | RuntimeException e) {
         IOUtils.closeSocket(s);
         throw e;
@@ -161,10 +212,14 @@ public final class AgentChannels {
     }
   }
 
-  /** The server side of the handshake, on a connection an agent accepted, read through {@code rawIn}. */
-  static IOStreamPair accept(DataNode datanode, Socket s, InputStream rawIn) throws IOException {
-    OutputStream rawOut = NetUtils.getOutputStream(s, datanode.getDnConf().getSocketWriteTimeout());
-    return datanode.getSaslServer().receive(new BasicInetPeer(s), rawOut, rawIn, s.getLocalPort(),
-        datanode.getDatanodeId());
+  /**
+   * The server side of the handshake, on a connection an agent accepted: its request must arrive
+   * whole within {@code arrivalMillis} (then the caller trusts it), each read after waits at most
+   * {@code readTimeoutMillis}.
+   */
+  static Channel accept(DataNode datanode, Socket s, long arrivalMillis, long readTimeoutMillis) throws IOException {
+    return channel(s, arrivalMillis, readTimeoutMillis, datanode.getDnConf().getSocketWriteTimeout(),
+        (rawOut, rawIn) -> datanode.getSaslServer().receive(new BasicInetPeer(s), rawOut, rawIn, s.getLocalPort(),
+            datanode.getDatanodeId()));
   }
 }

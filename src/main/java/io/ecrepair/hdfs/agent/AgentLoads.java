@@ -56,7 +56,7 @@ public final class AgentLoads {
       asked.add(ctx.readPool().submit(() -> {
         Token<BlockTokenIdentifier> token = ctx.datanode().getBlockAccessToken(block,
             EnumSet.of(BlockTokenIdentifier.AccessMode.READ), StorageType.EMPTY_ARRAY, new String[0]);
-        return RepairAgent.inboundLoad(ctx.datanode(), agent, source.getDatanodeUuid(), block, token, PROBE_TIMEOUT_MS,
+        return LoadProbe.inboundLoad(ctx.datanode(), agent, source.getDatanodeUuid(), block, token, PROBE_TIMEOUT_MS,
             intentBytes);
       }));
     }

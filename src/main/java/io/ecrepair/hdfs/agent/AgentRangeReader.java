@@ -49,11 +49,16 @@ public final class AgentRangeReader implements RangeSource {
     this.listener = listener;
   }
 
+  /** Reads the ranges with as many requests as an agent's limit on ranges per request needs. */
   @Override
   public void read(List<long[]> ranges, BlockRangeReader.Sink sink) throws IOException, InterruptedException {
-    if (ranges.isEmpty()) {
-      return;
+    for (int from = 0; from < ranges.size(); from += RangeRequest.MAX_RANGES) {
+      read(ranges.subList(from, Math.min(ranges.size(), from + RangeRequest.MAX_RANGES)), from, sink);
     }
+  }
+
+  private void read(List<long[]> ranges, int before, BlockRangeReader.Sink sink)
+      throws IOException, InterruptedException {
     String name = block + " from the repair agent of " + source;
     if (closed) {
       throw new IOException("reader for " + name + " is closed");
@@ -74,6 +79,7 @@ public final class AgentRangeReader implements RangeSource {
       DataInputStream in = new DataInputStream(new BufferedInputStream(c.in(), 128 * 1024));
       challenge.expect(in, source.getDatanodeUuid(), "the repair agent of " + source, RangeRequest.ERROR,
           AgentProof.Purpose.SERVE);
+      c.trust();
       int status = in.readInt();
       if (status != RangeRequest.OK) {
         throw new IOException("reading " + name + ": " + (status == RangeRequest.ERROR ? in.readUTF()
@@ -81,19 +87,19 @@ public final class AgentRangeReader implements RangeSource {
       }
       DataChecksum cs = WireChecksums.of(in.readByte(), in.readInt(), "reading " + name);
       checksum = cs;
-      receive(in, cs, ranges, sink, name);
+      receive(in, cs, ranges, before, sink, name);
     } finally {
       IOUtils.closeSocket(s);
     }
   }
 
   /** Hands the requested parts of each verified frame to the sink, range by range. */
-  private void receive(DataInputStream in, DataChecksum cs, List<long[]> ranges, BlockRangeReader.Sink sink,
-                       String name) throws IOException, InterruptedException {
+  private void receive(DataInputStream in, DataChecksum cs, List<long[]> ranges, int before,
+                       BlockRangeReader.Sink sink, String name) throws IOException, InterruptedException {
     int bpc = cs.getBytesPerChecksum();
     byte[] bytes = new byte[0];
     byte[] sums = new byte[0];
-    RangeDelivery delivery = new RangeDelivery(ranges, sink, listener, name);
+    RangeDelivery delivery = new RangeDelivery(ranges, before, sink, listener, name);
     while (true) {
       int len = in.readInt();
       if (len == RangeRequest.END) {

@@ -50,7 +50,7 @@ public final class FrameBuffers {
       return length <= 1 ? 1 : Integer.highestOneBit(length - 1) << 1;
     }
     int step = Integer.highestOneBit(length - 1) / 4;
-    return (int) (((long) length + step - 1) / step * step);
+    return (int) Math.min(Integer.MAX_VALUE, ((long) length + step - 1) / step * step);
   }
 
   /** Keeps {@code b} (one {@link #take} returned) if the budget allows; nothing may use it after. */

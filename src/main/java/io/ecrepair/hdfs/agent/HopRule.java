@@ -24,16 +24,26 @@ final class HopRule {
   private final OwnAddress ownAddress;
   private final int ownPort;
   private final boolean anyPort;
+  private final boolean hostNames;
 
-  /** For the agent of the DataNode at {@code own} listening on {@code ownPort}. */
-  HopRule(OwnAddress own, int ownPort, boolean anyPort) {
+  /**
+   * For the agent of the DataNode at {@code own} listening on {@code ownPort}. {@code hostNames}:
+   * whether DataNodes reach one another by host name ({@code dfs.datanode.use.datanode.hostname});
+   * otherwise a hop must be an IP address, so a requester cannot make the agent wait on a
+   * resolver for names it chose.
+   */
+  HopRule(OwnAddress own, int ownPort, boolean anyPort, boolean hostNames) {
     this.ownAddress = own;
     this.ownPort = ownPort;
     this.anyPort = anyPort;
+    this.hostNames = hostNames;
   }
 
   /** The address of the hop to {@code host}:{@code port}, or an IOException saying why it cannot be an agent. */
   InetSocketAddress check(String host, int port) throws IOException {
+    if (!hostNames && !org.apache.hadoop.thirdparty.com.google.common.net.InetAddresses.isInetAddress(host)) {
+      throw new IOException("a hop names " + host + ", not an IP address (DataNodes here reach one another by address)");
+    }
     InetAddress own = ownAddress.get();
     InetSocketAddress a = new InetSocketAddress(host, port);
     InetAddress ip = a.getAddress();
@@ -43,9 +53,9 @@ final class HopRule {
     } else if (ip.isAnyLocalAddress() || ip.isMulticastAddress()) {
       why = "a wildcard or multicast address";
     } else if (ip.isLoopbackAddress() && !own.isLoopbackAddress()) {
-      why = "a loopback address, and this DataNode is at " + own.getHostAddress();
+      why = "a loopback address, and this DataNode is not on one";
     } else if (ip.isLinkLocalAddress() && !own.isLinkLocalAddress()) {
-      why = "a link-local address, and this DataNode is at " + own.getHostAddress();
+      why = "a link-local address, and this DataNode is not on one";
     } else if (port != ownPort && !anyPort && !own.isLoopbackAddress()) {
       why = "agents listen on port " + ownPort + " here (ecrepair.datanode.agent.hops.any-port allows others)";
     }

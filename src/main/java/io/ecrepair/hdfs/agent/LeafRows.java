@@ -94,9 +94,24 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
     }
   }
 
-  /** The direct memory a part reading {@code leaves} sub-chunks of {@code subchunkBytes} per row holds for them. */
-  static long bytesHeld(int leaves, int subchunkBytes) {
-    return DEPTH * Math.max(1L, (long) leaves * subchunkBytes);
+  /** Memory a range to read takes: its array in the list here and in the merged spans of the read, with slack. */
+  private static final int BYTES_PER_RANGE = 96;
+
+  /**
+   * The memory reading sub-chunks {@code subchunks} (ascending) of every row of {@code geometry}
+   * holds: its row buffers (direct), the ranges it reads (a run of adjacent sub-chunks per row is
+   * one), and its count of bytes per row.
+   */
+  static long bytesHeld(int[] subchunks, SliceGeometry geometry) {
+    int runs = 0;
+    for (int i = 0; i < subchunks.length; i++) {
+      if (i == 0 || subchunks[i] != subchunks[i - 1] + 1) {
+        runs++;
+      }
+    }
+    long rows = geometry.rows();
+    return DEPTH * Math.max(1L, (long) subchunks.length * geometry.subchunkBytes())
+        + rows * runs * BYTES_PER_RANGE + rows * Integer.BYTES;
   }
 
   /** Starts reading on one of {@code threads}. */

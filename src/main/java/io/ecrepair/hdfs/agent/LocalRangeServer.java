@@ -10,7 +10,6 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
 import org.apache.hadoop.hdfs.server.datanode.BlockMetadataHeader;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.hdfs.server.datanode.Replica;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeReference;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
@@ -24,8 +23,8 @@ import org.apache.hadoop.util.DataChecksum;
  * reference keeps the volume from being removed.
  */
 final class LocalRangeServer {
-  /** Chunks per frame: 64 KiB of data at HDFS's default 512 bytes per checksum. */
-  private static final int FRAME_CHUNKS = 128;
+  /** Bytes of data per frame (whole chunks, at least one, whatever chunk size the replica was written with). */
+  private static final int FRAME_BYTES = 64 * 1024;
 
   private final DataNode datanode;
 
@@ -69,17 +68,32 @@ final class LocalRangeServer {
     out.flush();
   }
 
+  /** A finalized replica here: its length, and the checksum it is stored with. */
+  record Replica(long length, DataChecksum checksum) {
+    /** The memory reading it takes: a frame of whole chunks and their checksums. */
+    long readBufferBytes() {
+      int bpc = checksum.getBytesPerChecksum();
+      int chunks = Math.max(1, FRAME_BYTES / bpc);
+      return (long) chunks * (bpc + checksum.getChecksumSize());
+    }
+  }
+
   /**
-   * The length of this DataNode's finalized replica of exactly {@code block}'s generation and
-   * length, or an IOException when it holds no such replica.
+   * This DataNode's finalized replica of exactly {@code block}'s generation and length, or an
+   * IOException when it holds no such replica.
    */
-  long finalizedLength(ExtendedBlock block) throws IOException {
+  Replica replica(ExtendedBlock block) throws IOException {
+    return new Replica(finalizedLength(block), checksumOf(block));
+  }
+
+  private long finalizedLength(ExtendedBlock block) throws IOException {
     // Looked up per request: the plugin starts the agent before the DataNode has its dataset.
     FsDatasetSpi<?> dataset = datanode.getFSDataset();
     if (dataset == null) {
       throw new IOException("the DataNode's storage is not ready");
     }
-    Replica replica = dataset.getReplica(block.getBlockPoolId(), block.getBlockId());
+    org.apache.hadoop.hdfs.server.datanode.Replica replica = dataset.getReplica(block.getBlockPoolId(),
+        block.getBlockId());
     if (replica == null) {
       throw new IOException("no replica of " + block);
     }
@@ -122,8 +136,9 @@ final class LocalRangeServer {
       int bpc = cs.getBytesPerChecksum();
       int sumSize = cs.getChecksumSize();
       sink.begin(cs);
-      byte[] bytes = new byte[FRAME_CHUNKS * bpc];
-      byte[] sums = new byte[FRAME_CHUNKS * sumSize];
+      int frameChunks = Math.max(1, FRAME_BYTES / bpc);
+      byte[] bytes = new byte[frameChunks * bpc];
+      byte[] sums = new byte[frameChunks * sumSize];
       long dataAt = 0;
       long sumsAt = 0; // chunk index the meta stream is at
       for (long[] span : RangeRequest.chunkSpans(ranges, block.getNumBytes(), bpc)) {

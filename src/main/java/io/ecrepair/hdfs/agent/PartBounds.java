@@ -33,8 +33,8 @@ final class PartBounds {
         || part.node() != (int) (blockId & HdfsServerConstants.BLOCK_GROUP_INDEX_MASK)) {
       refuse("it is node " + part.node() + " of a plan but holds " + req.block());
     }
-    if (req.cellSize() > maxCellBytes) {
-      refuse("cells of " + req.cellSize() + " bytes, larger than the " + maxCellBytes + " HDFS allows");
+    if (req.cellSize() > maxCellBytes || req.cellSize() % 1024 != 0) {
+      refuse("cells of " + req.cellSize() + " bytes: HDFS's are multiples of 1024 up to " + maxCellBytes);
     }
     if (req.pieceBytes() < Math.min(PlanPartRequest.MIN_PIECE, req.subchunkBytes())) {
       refuse("pieces of " + req.pieceBytes() + " bytes, finer than " + PlanPartRequest.MIN_PIECE);
@@ -49,9 +49,10 @@ final class PartBounds {
       refuse("a helper's part sends its values on and rebuilds nothing itself");
     }
     long perRow = (long) PER_SUBCHUNK * part.alpha();
-    if (part.slots() > perRow || part.coefficients() > perRow) {
-      refuse(part.slots() + " values and " + part.coefficients() + " coefficients per slice, more than a group of "
-          + PlanPartRequest.MAX_NODES + " blocks with " + part.alpha() + " sub-chunks can need");
+    if (part.slots() > perRow || part.coefficients() > perRow || part.valuesOut() > perRow) {
+      refuse(part.slots() + " values, " + part.coefficients() + " coefficients and " + part.valuesOut()
+          + " values sent per slice, more than a group of " + PlanPartRequest.MAX_NODES + " blocks with "
+          + part.alpha() + " sub-chunks can need");
     }
     for (int peer : req.peers().keySet()) {
       if (peer == part.node()) {
@@ -60,12 +61,16 @@ final class PartBounds {
     }
   }
 
-  /** The most memory the part's run holds: its row buffers, its runner's buffers and its streams' queues full. */
-  static long bytesHeld(PlanPartRequest req) {
+  /**
+   * The most memory the part's run holds: its rows of sub-chunks and the ranges it reads them
+   * with (from {@code replica}), its runner's buffers and compiled steps, and its streams' queues full.
+   */
+  static long bytesHeld(PlanPartRequest req, LocalRangeServer.Replica replica) {
     NodePart part = req.part();
-    int piece = new SliceGeometry(req.firstRow(), req.rows(), req.subchunkBytes(), req.pieceBytes()).pieceBytes();
-    return LeafRows.bytesHeld(part.leaves().length, req.subchunkBytes()) + PartRunner.bytesHeld(part, piece)
-        + PlanSession.bytesHeld(part, piece) + PeerSenders.bytesHeld(part, piece);
+    SliceGeometry geometry = new SliceGeometry(req.firstRow(), req.rows(), req.subchunkBytes(), req.pieceBytes());
+    int piece = geometry.pieceBytes();
+    return LeafRows.bytesHeld(part.leafSubchunks(), geometry) + replica.readBufferBytes()
+        + PartRunner.bytesHeld(part, piece) + PlanSession.bytesHeld(part, piece) + PeerSenders.bytesHeld(part, piece);
   }
 
   private static void refuse(String why) throws IOException {

@@ -33,10 +33,17 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
 
   private final String name;
   private final String datanode;
+  private final long sessionHi;
+  private final long sessionLo;
+  private final NodePart part;
+  private final int pieceBytes;
+  private final int controlPeer;
+  private final DataOutputStream control;
   private final int node;
   private final long stallMillis;
+  private final ExecutorService threads;
   private final FrameBuffers buffers;
-  private final Map<Integer, Stream> streams = new TreeMap<>();
+  private final Map<Integer, Stream> streams = new java.util.concurrent.ConcurrentSkipListMap<>();
   private volatile boolean closed;
   private int framesSent;
 
@@ -48,8 +55,8 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
 
   private static final class Stream {
     final BlockingQueue<Object> queue;
-    Socket socket;
-    Future<?> writer;
+    volatile Socket socket;
+    volatile Future<?> writer;
     volatile IOException failure;
 
     Stream(int window) {
@@ -58,17 +65,14 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
   }
 
   /**
-   * Connects to every node {@code part} sends to and starts their writers.
+   * The senders of {@code part}, which {@link #open} connects.
    *
    * @param datanode names this DataNode for fault injection
-   * @param dialer dials as this DataNode, with a token it minted for its own block of the group
    * @param buffers where the frames' arrays come from and go back to once written
    */
   public PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part, int pieceBytes,
-              Map<Integer, Receiver> receivers, AgentChannels.Dialer dialer, int connectTimeoutMs,
-              long stallMillis, ExecutorService threads, FrameBuffers buffers) throws IOException {
-    this(name, datanode, sessionHi, sessionLo, part, pieceBytes, receivers, -1, null, dialer, connectTimeoutMs,
-        stallMillis, threads, buffers);
+                     long stallMillis, ExecutorService threads, FrameBuffers buffers) {
+    this(name, datanode, sessionHi, sessionLo, part, pieceBytes, -1, null, stallMillis, threads, buffers);
   }
 
   /**
@@ -79,17 +83,36 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
    * after {@link #finish}.
    */
   PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part, int pieceBytes,
-              Map<Integer, Receiver> receivers, int controlPeer, DataOutputStream control,
-              AgentChannels.Dialer dialer, int connectTimeoutMs, long stallMillis, ExecutorService threads,
-              FrameBuffers buffers) throws IOException {
+              int controlPeer, DataOutputStream control, long stallMillis, ExecutorService threads,
+              FrameBuffers buffers) {
     this.name = name;
     this.datanode = datanode;
+    this.sessionHi = sessionHi;
+    this.sessionLo = sessionLo;
+    this.part = part;
+    this.pieceBytes = pieceBytes;
+    this.controlPeer = controlPeer;
+    this.control = control;
     this.node = part.node();
     this.stallMillis = stallMillis;
+    this.threads = threads;
     this.buffers = buffers;
+  }
+
+  /**
+   * Connects to every node the part sends to (at {@code receivers}) and starts their writers;
+   * {@link #close}, from any thread, ends it.
+   *
+   * @param dialer dials as this DataNode, with a token it minted for its own block of the group
+   */
+  public void open(Map<Integer, Receiver> receivers, AgentChannels.Dialer dialer, int connectTimeoutMs)
+      throws IOException {
     Map<Integer, Integer> frames = maxFrames(part, pieceBytes);
     try {
       for (NodePart.Group g : part.outbound()) {
+        if (closed) {
+          throw new IOException(name + ": the streams were closed");
+        }
         if (streams.containsKey(g.peer())) {
           continue;
         }
@@ -108,6 +131,10 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
               + ": " + e, e);
         }
         st.socket = c.socket();
+        if (closed) {
+          c.close();
+          throw new IOException(name + ": the streams were closed");
+        }
         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(c.out(), 128 * 1024));
         // No value leaves before the receiver proved it is the DataNode the plan names, at the
         // address dialled: the challenge is minted here, so whoever sent the part request cannot answer it.
@@ -120,6 +147,7 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
       throw e;
     }
   }
+
   /** Per node {@code part} sends values to: the longest frame (its largest group's values of one piece). */
   private static Map<Integer, Integer> maxFrames(NodePart part, int pieceBytes) {
     Map<Integer, Integer> max = new TreeMap<>();

@@ -140,6 +140,7 @@ public final class PlanCoordinator implements Closeable {
       DataInputStream in = c.getValue().in();
       helpers.get(node).challenge().expect(in, helpers.get(node).datanodeId(), "node " + node + "'s repair agent",
           PlanPartRequest.ERROR, AgentProof.Purpose.SERVE);
+      c.getValue().channel().trust();
       int status = in.readInt();
       if (status != PlanPartRequest.READY) {
         throw new IOException("node " + node + " refused its part: "
@@ -154,7 +155,7 @@ public final class PlanCoordinator implements Closeable {
       Sent sent = c.getValue();
       sent.out().writeInt(PlanPartRequest.GO);
       sent.out().flush();
-      sent.channel().socket().setSoTimeout(0); // the session's stall limits apply from here
+      sent.channel().readTimeout(0); // the session's stall limits apply from here
       int node = c.getKey();
       done.put(node, CompletableFuture.supplyAsync(() -> awaitDone(node, sent), pool));
     }

@@ -67,9 +67,10 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
   static final int MAX_ROWS = 1 << 20;
   /** Numbers a whole part may hold (vertex ids and coefficients together): about 4 MiB. */
   static final int MAX_PART_NUMBERS = 1 << 20;
-  /** The longest body a request may have: every number of the largest part, with room for its matrices and peers. */
-  static final int MAX_BODY = 8 << 20;
-  private static final int MAX_HOST = 255;
+  /** The longest body a request may have: every number of the largest part, with room for its peers. */
+  static final int MAX_BODY = 4 << 20;
+  /** Levels of a plan's graph a part may name: a shipped plan has at most 10. */
+  static final int MAX_LEVEL = 256;
 
   /**
    * A node's repair agent and the DataNode (its UUID) that must answer for it, or
@@ -121,9 +122,12 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
     peers = Map.copyOf(peers);
   }
 
-  /** The request's header as the agent reads it before the body: enough to authenticate it. */
+  /**
+   * The request's header as the agent reads it before the body: enough to authenticate it.
+   * {@code sentAtMillis}: the requester's clock when it wrote the request, which its proof covers.
+   */
   record Header(long sessionHi, long sessionLo, ExtendedBlock block, Token<BlockTokenIdentifier> token,
-                AgentProof.Received challenge, byte[] proof, int bodyLength) {}
+                long sentAtMillis, AgentProof.Received challenge, byte[] proof, int bodyLength) {}
 
   /**
    * Writes the request, with {@code challenge} for the agent of DataNode {@code agentId} to
@@ -131,17 +135,16 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
    */
   public void write(DataOutput out, AgentProof.Challenge challenge, String agentId) throws IOException {
     byte[] body = body();
+    long now = System.currentTimeMillis();
     out.writeInt(MAGIC);
     out.writeInt(VERSION);
     out.writeLong(sessionHi);
     out.writeLong(sessionLo);
-    out.writeUTF(block.getBlockPoolId());
-    out.writeLong(block.getBlockId());
-    out.writeLong(block.getGenerationStamp());
-    out.writeLong(block.getNumBytes());
+    WireBlocks.write(out, block);
     token.write(out);
+    out.writeLong(now);
     challenge.write(out);
-    AgentProof.writeRequestProof(out, challenge.requestProof(agentId, digest(sessionHi, sessionLo, block, body)));
+    AgentProof.writeRequestProof(out, challenge.requestProof(agentId, digest(sessionHi, sessionLo, block, now, body)));
     out.writeInt(body.length);
     out.write(body);
   }
@@ -190,13 +193,14 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
     return bytes.toByteArray();
   }
 
-  /** What a requester's proof covers: the session, the block and the body. */
-  static byte[] digest(long sessionHi, long sessionLo, ExtendedBlock block, byte[] body) throws IOException {
+  /** What a requester's proof covers: the session, the block, when it was sent and the body. */
+  static byte[] digest(long sessionHi, long sessionLo, ExtendedBlock block, long sentAtMillis, byte[] body)
+      throws IOException {
     try {
       MessageDigest d = MessageDigest.getInstance("SHA-256");
-      ByteBuffer b = ByteBuffer.allocate(40);
+      ByteBuffer b = ByteBuffer.allocate(48);
       b.putLong(sessionHi).putLong(sessionLo).putLong(block.getBlockId()).putLong(block.getGenerationStamp())
-          .putLong(block.getNumBytes());
+          .putLong(block.getNumBytes()).putLong(sentAtMillis);
       d.update(b.array());
       d.update(block.getBlockPoolId().getBytes(StandardCharsets.UTF_8));
       return d.digest(body);
@@ -213,20 +217,16 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
     }
     long hi = in.readLong();
     long lo = in.readLong();
-    ExtendedBlock block = new ExtendedBlock(in.readUTF(), in.readLong(), 0, 0);
-    block.setGenerationStamp(in.readLong());
-    block.setNumBytes(in.readLong());
-    if (block.getNumBytes() < 0) {
-      throw new IOException("negative block length");
-    }
+    ExtendedBlock block = WireBlocks.read(in);
     Token<BlockTokenIdentifier> token = WireTokens.read(in);
+    long sentAt = in.readLong();
     AgentProof.Received challenge = AgentProof.Received.read(in);
     byte[] proof = AgentProof.readRequestProof(in);
     int bodyLength = in.readInt();
     if (bodyLength < 1 || bodyLength > MAX_BODY) {
       throw new IOException("a plan part of " + bodyLength + " bytes (1.." + MAX_BODY + " allowed)");
     }
-    return new Header(hi, lo, block, token, challenge, proof, bodyLength);
+    return new Header(hi, lo, block, token, sentAt, challenge, proof, bodyLength);
   }
 
   /** Parses a request's body, read whole after its header checked out; anything malformed is an IOException. */
@@ -249,12 +249,14 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
       leaves[i] = new int[] {vertex(in), bounded(in.readInt(), alpha, "sub-chunk")};
     }
     int[] budget = {MAX_PART_NUMBERS - 2 * leafCount};
-    List<NodePart.Group> inbound = readGroups(in, budget);
-    List<NodePart.Group> outbound = readGroups(in, budget);
-    int stepCount = bounded(in.readInt(), MAX_COUNT + 1, "step count");
+    // A part's groups and steps are few per sub-chunk (a stored plan has at most one step per sub-chunk).
+    int perAlpha = Math.min(MAX_COUNT, 2 * alpha + 16);
+    List<NodePart.Group> inbound = readGroups(in, budget, perAlpha);
+    List<NodePart.Group> outbound = readGroups(in, budget, perAlpha);
+    int stepCount = bounded(in.readInt(), perAlpha + 1, "step count");
     List<NodePart.Step> steps = new ArrayList<>();
     for (int i = 0; i < stepCount; i++) {
-      int level = bounded(in.readInt(), MAX_VERTEX, "level");
+      int level = bounded(in.readInt(), MAX_LEVEL, "level");
       int[] inputs = readInts(in, budget);
       int[] outputs = readInts(in, budget);
       if ((long) inputs.length * outputs.length > MAX_COUNT) {
@@ -279,15 +281,9 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
     Map<Integer, Peer> peers = new TreeMap<>();
     for (int i = 0; i < peerCount; i++) {
       int p = bounded(in.readInt(), MAX_NODES, "peer");
-      String host = in.readUTF();
-      if (host.length() > MAX_HOST) {
-        throw new IOException("a host name of " + host.length() + " characters");
-      }
+      String host = WireBlocks.host(in);
       int port = bounded(in.readInt(), 65536, "port");
-      String id = in.readUTF();
-      if (id.length() > MAX_HOST) {
-        throw new IOException("a DataNode id of " + id.length() + " characters");
-      }
+      String id = WireBlocks.datanodeId(in);
       if (peers.put(p, new Peer(host, port, id)) != null) {
         throw new IOException("node " + p + " is named twice");
       }
@@ -314,12 +310,12 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
     }
   }
 
-  private static List<NodePart.Group> readGroups(DataInput in, int[] budget) throws IOException {
-    int count = bounded(in.readInt(), MAX_COUNT + 1, "group count");
+  private static List<NodePart.Group> readGroups(DataInput in, int[] budget, int maxCount) throws IOException {
+    int count = bounded(in.readInt(), maxCount + 1, "group count");
     List<NodePart.Group> groups = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       int peer = bounded(in.readInt(), MAX_NODES, "peer");
-      int level = bounded(in.readInt(), MAX_VERTEX, "level");
+      int level = bounded(in.readInt(), MAX_LEVEL, "level");
       int[] vs = readInts(in, budget);
       try {
         groups.add(new NodePart.Group(peer, level, vs));

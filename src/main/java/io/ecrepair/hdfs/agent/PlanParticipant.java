@@ -5,13 +5,15 @@ import io.ecrepair.exec.SliceGeometry;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.Socket;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -41,22 +43,30 @@ final class PlanParticipant {
   private final LocalRangeServer files;
   private final AtomicLong inbound;
   private final ExecutorService threads;
+  private final ScheduledExecutorService alarms;
 
-  /** @param threads the agent's own bounded threads for its parts' reads, streams and watchers */
-  PlanParticipant(AgentContext ctx, LocalRangeServer files, AtomicLong inbound, ExecutorService threads) {
+  /**
+   * @param threads the agent's own bounded threads for its parts' reads, streams and watchers
+   * @param alarms what ends a part at its time limit
+   */
+  PlanParticipant(AgentContext ctx, LocalRangeServer files, AtomicLong inbound, ExecutorService threads,
+                  ScheduledExecutorService alarms) {
     this.ctx = ctx;
     this.files = files;
     this.inbound = inbound;
     this.threads = threads;
+    this.alarms = alarms;
   }
 
   /**
    * Runs {@code req} (its token, bounds and memory checked by the caller) with {@code control}
    * its request's connection: READY, GO, the part slice by slice, DONE. Its hops go only where
-   * {@code hops} allows, and it ends after {@code maxMillis} whatever its requester does.
+   * {@code hops} allows, and it ends after the agent's time limit for a part whatever its
+   * requester and peers do. Returns whether the part ran (false: its session id was taken here).
    */
-  void serve(PlanPartRequest req, Socket control, DataInputStream in, DataOutputStream out, HopRule hops,
-             long maxMillis) throws IOException {
+  boolean serve(PlanPartRequest req, AgentChannels.Channel control, DataInputStream in, DataOutputStream out,
+                HopRule hops) throws IOException {
+    long maxMillis = ctx.limits().partMillis();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
     String name = "part " + req.part().node() + " of repair " + Long.toHexString(req.sessionLo()) + " on "
         + ctx.name();
@@ -75,9 +85,19 @@ final class PlanParticipant {
       out.writeInt(PlanPartRequest.ERROR);
       out.writeUTF("a repair session of that id already runs here");
       out.flush();
-      return;
+      return false;
     }
     ReadFaults.sessionOpened(ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), geometry, senderIds);
+    // At its time limit the part ends, however it is blocked: its session fails, its connections close.
+    AtomicReference<PeerSenders> opened = new AtomicReference<>();
+    ScheduledFuture<?> alarm = alarms.schedule(() -> {
+      session.cancel("it ran past its " + maxMillis / 1000 + " s");
+      control.close();
+      PeerSenders s = opened.get();
+      if (s != null) {
+        s.close();
+      }
+    }, maxMillis, TimeUnit.MILLISECONDS);
     PeerSenders senders = null;
     int controlPeer = -1;
     LeafRows leaves = null;
@@ -94,8 +114,8 @@ final class PlanParticipant {
       if (go != PlanPartRequest.GO) {
         throw new IOException("the coordinator sent " + go + " instead of GO");
       }
-      // The control connection keeps a timeout: the part's time limit.
-      control.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      // The control connection keeps a timeout: the part's time left.
+      control.readTimeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
       threads.submit(() -> watch(in, session, maxMillis));
       Map<Integer, PeerSenders.Receiver> receivers = new TreeMap<>();
       for (Map.Entry<Integer, PlanPartRequest.Peer> p : req.peers().entrySet()) {
@@ -112,14 +132,18 @@ final class PlanParticipant {
       Token<BlockTokenIdentifier> own = dn.getBlockAccessToken(req.block(),
           EnumSet.of(BlockTokenIdentifier.AccessMode.READ), StorageType.EMPTY_ARRAY, new String[0]);
       senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), geometry.pieceBytes(),
-          receivers, controlPeer, out, AgentChannels.dialer(dn, req.block(), own), dn.getDnConf().getSocketTimeout(),
-          ctx.stallMillis(), threads, ctx.frames());
+          controlPeer, out, ctx.stallMillis(), threads, ctx.frames());
+      opened.set(senders);
+      // Each hop must answer within a stall: an agent answers in milliseconds, whatever a requester named does not.
+      senders.open(receivers, AgentChannels.dialer(dn, req.block(), own),
+          (int) Math.min(dn.getDnConf().getSocketTimeout(), ctx.stallMillis()));
       DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(dn.getDatanodeId()).build();
       long[] read = {0};
       LocalRangeSource local = new LocalRangeSource(files, self, req.block(), bytes -> read[0] += bytes,
           corrupt -> ctx.reportCorrupt(corrupt, self));
       leaves = new LeafRows(local, req.part().leafSubchunks(), req.part().alpha(), geometry, req.cellSize(),
-          req.readLimit(), ctx.stallMillis(), ctx.buffers()).start(threads);
+          req.readLimit(), ctx.stallMillis(), ctx.buffers());
+      leaves.start(threads);
       runner = new PartRunner(req.part(), ctx.coder(), geometry.pieceBytes(), ctx.buffers());
       PartRunner.Results none = (t, r, src, off, len) -> {
         throw new IOException("a helper's part holds no repaired sub-chunk");
@@ -140,15 +164,16 @@ final class PlanParticipant {
       out.writeLong(runner.bytesOut());
       out.writeLong(read[0]);
       out.flush();
+      return true;
     } catch (IOException | InterruptedException | RuntimeException e) {
       LOG.warn("ec-repair: {} failed: {}", name, e.toString());
       session.cancel(e.toString());
       if (controlPeer >= 0) {
-        return; // a writer may still be in the middle of a frame on the control connection: closing it says enough
+        return true; // a writer may still be in the middle of a frame on the control connection: closing it says enough
       }
       try {
         out.writeInt(PlanPartRequest.ERROR);
-        out.writeUTF(RepairAgent.publicReason(e, name + " failed"));
+        out.writeUTF(AgentGate.publicReason(e, name + " failed"));
         out.flush();
       } catch (IOException ignored) {
         // the coordinator is gone
@@ -156,8 +181,10 @@ final class PlanParticipant {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
+      return true;
     } finally {
-      sessions.remove(req.sessionHi(), req.sessionLo());
+      alarm.cancel(false);
+      sessions.remove(req.sessionHi(), req.sessionLo(), session);
       session.cancel("finished");
       if (senders != null) {
         senders.close();

@@ -80,13 +80,13 @@ public final class PlanSession implements PartRunner.Inbox {
   }
 
   /**
-   * The most bytes of frames a session of {@code part} holds: per sender its queue full and one
-   * frame being read (arrays as {@link FrameBuffers} sizes them).
+   * The most bytes of frames a session of {@code part} holds: per sender its queue full, one
+   * frame being read into and one being copied out (arrays as {@link FrameBuffers} sizes them).
    */
   public static long bytesHeld(NodePart part, int pieceBytes) {
     long bytes = 0;
     for (int frame : maxFrames(part, pieceBytes).values()) {
-      bytes += (PlanFrames.window(frame) + 1L) * FrameBuffers.sizeClass(frame);
+      bytes += (PlanFrames.window(frame) + 2L) * FrameBuffers.sizeClass(frame);
     }
     return bytes;
   }

@@ -29,6 +29,11 @@ public final class PlanSessions {
     sessions.remove(key(hi, lo));
   }
 
+  /** Removes the session of that id only if it is {@code session} (not another that took the id since). */
+  void remove(long hi, long lo, PlanSession session) {
+    sessions.remove(key(hi, lo), session);
+  }
+
   public int size() {
     return sessions.size();
   }

@@ -17,11 +17,18 @@ final class RangeDelivery {
   private final BlockRangeReader.Sink sink;
   private final RangeListener listener;
   private final String name;
+  private final int before;
   private int next; // the range being delivered
   private long pos; // its next byte
 
   RangeDelivery(List<long[]> ranges, BlockRangeReader.Sink sink, RangeListener listener, String name) {
+    this(ranges, 0, sink, listener, name);
+  }
+
+  /** {@code before}: ranges of the same read delivered before these (the listener counts them all). */
+  RangeDelivery(List<long[]> ranges, int before, BlockRangeReader.Sink sink, RangeListener listener, String name) {
     this.ranges = ranges;
+    this.before = before;
     this.sink = sink;
     this.listener = listener;
     this.name = name;
@@ -52,7 +59,7 @@ final class RangeDelivery {
       pos = to;
       if (to == r[0] + r[1]) {
         next++;
-        listener.rangeDone(next);
+        listener.rangeDone(before + next);
         if (next < ranges.size()) {
           pos = ranges.get(next)[0];
         }

@@ -27,9 +27,10 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
   static final int MAGIC = 0x45435052; // "ECPR"
   // 2: followed by the requester's challenge (AgentProof); 3: the challenge and the range count before the ranges
   static final int VERSION = 3;
-  static final int MAX_RANGES = 1 << 20;
-  /** Bytes a range takes once read (its array and the list's reference): what an agent reserves per range. */
-  static final int BYTES_PER_RANGE = 48;
+  /** Ranges one request may hold; a reader with more sends several requests. */
+  static final int MAX_RANGES = 1 << 16;
+  /** Bytes a range takes once read: its array in the request's list and in the merged spans, with the lists' slack. */
+  static final int BYTES_PER_RANGE = 128;
   static final int OK = 1;
   static final int END = 0;
   static final int ERROR = -1;
@@ -55,10 +56,7 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
   void write(DataOutput out, AgentProof.Challenge challenge) throws IOException {
     out.writeInt(MAGIC);
     out.writeInt(VERSION);
-    out.writeUTF(block.getBlockPoolId());
-    out.writeLong(block.getBlockId());
-    out.writeLong(block.getGenerationStamp());
-    out.writeLong(block.getNumBytes());
+    WireBlocks.write(out, block);
     token.write(out);
     challenge.write(out);
     out.writeInt(ranges.size());
@@ -74,9 +72,7 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
     if (version != VERSION) {
       throw new IOException("range request version " + version + ", this agent speaks " + VERSION);
     }
-    ExtendedBlock block = new ExtendedBlock(in.readUTF(), in.readLong(), 0, 0);
-    block.setGenerationStamp(in.readLong());
-    block.setNumBytes(in.readLong());
+    ExtendedBlock block = WireBlocks.read(in);
     Token<BlockTokenIdentifier> token = WireTokens.read(in);
     AgentProof.Received challenge = AgentProof.Received.read(in);
     int count = in.readInt();

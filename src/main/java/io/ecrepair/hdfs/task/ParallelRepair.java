@@ -114,9 +114,10 @@ final class ParallelRepair {
       if (!mine.outbound().isEmpty()) {
         Map<Integer, PeerSenders.Receiver> receivers = new TreeMap<>();
         helpers.forEach((node, h) -> receivers.put(node, new PeerSenders.Receiver(h.agent(), h.datanodeId())));
-        senders = new PeerSenders(name, ctx.name(), hi, lo, mine, geometry.pieceBytes(), receivers,
-            AgentChannels.dialer(ctx.datanode(), own, connector.token(own)),
-            ctx.datanode().getDnConf().getSocketTimeout(), ctx.stallMillis(), ctx.readPool(), ctx.frames());
+        senders = new PeerSenders(name, ctx.name(), hi, lo, mine, geometry.pieceBytes(), ctx.stallMillis(),
+            ctx.readPool(), ctx.frames());
+        senders.open(receivers, AgentChannels.dialer(ctx.datanode(), own, connector.token(own)),
+            ctx.datanode().getDnConf().getSocketTimeout());
       }
       runner = new PartRunner(mine, ctx.coder(), geometry.pieceBytes(), ctx.buffers());
       // One row buffer per lost block, in the targets' order.

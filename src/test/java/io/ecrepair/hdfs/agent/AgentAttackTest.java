@@ -80,24 +80,32 @@ class AgentAttackTest {
           .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
       LocatedBlock internal = AgentFuzzTest.internalBlock(group, 1, c.k(), c.cell());
       AgentProof.Challenge challenge = AgentProof.Challenge.of(internal.getBlockToken());
-      Map<Integer, PlanPartRequest.Peer> toSelf = new TreeMap<>(Map.of(2,
-          new PlanPartRequest.Peer("127.0.0.1", agent.getPort(), "dn-2")));
+      Map<Integer, PlanPartRequest.Peer> genuine = HostileRequests.peers(c, file, 6);
+      Map<Integer, NodePart> parts = RepairCatalog.parts(RepairCatalog.parallelPlan(spec, 0).orElseThrow());
+      Map<Integer, PlanPartRequest.Peer> toNode2 = new TreeMap<>(Map.of(2, genuine.get(2)));
 
       // A sub-chunk of 512 MiB (cells of 1 GiB): three row buffers of it were 1.5 GiB of direct memory.
       byte[] hugeSubchunk = HostileRequests.bytes(new PlanPartRequest(1, 2, internal.getBlock(),
           internal.getBlockToken(), internal.getBlockSize(), 1 << 30, 1 << 29, 0, 1, PlanPartRequest.MAX_PIECE,
-          oneLeafPart(1, 2), toSelf, false), challenge, dn.getDatanodeUuid());
-      // A genuine part whose outbound group names one value 65535 times: frames of 65535 values.
-      NodePart genuine = RepairCatalog.parts(RepairCatalog.parallelPlan(spec, 0).orElseThrow()).get(1);
-      NodePart.Group g = genuine.outbound().get(0);
+          oneLeafPart(1, 2), toNode2, false), challenge, dn.getDatanodeUuid());
+      // Node 1's genuine part, its first outbound group naming one value 65535 times: frames of 65535 values.
+      NodePart.Group g = parts.get(1).outbound().get(0);
       int[] repeated = new int[65535];
       Arrays.fill(repeated, g.vertices()[0]);
-      byte[] repeatedVertex = HostileRequests.withGroup(AgentFuzzTest.partRequest(spec, internal, agent, 1), g,
-          repeated);
+      byte[] repeatedVertex = HostileRequests.withGroup(HostileRequests.clientPart(c, group, 1, 2, parts.get(1),
+          genuine), g, repeated);
 
       System.gc();
       long before = HostileRequests.memoryInUse();
       List<Socket> held = new ArrayList<>();
+      // The nodes node 1 sends to wait for its values in session 1:2, so a part of node 1 that ran
+      // would stream to them (else it would fail at its first hop before it allocated anything).
+      java.util.Set<Integer> receivers = new java.util.TreeSet<>();
+      parts.get(1).outbound().forEach(out -> receivers.add(out.peer()));
+      for (int r : receivers) {
+        held.add(HostileRequests.ready(new InetSocketAddress("127.0.0.1", genuine.get(r).port()),
+            HostileRequests.clientPart(c, group, 1, 2, parts.get(r), genuine)));
+      }
       int ready = 0;
       int refusedForMemory = 0;
       long peak;
@@ -105,7 +113,7 @@ class AgentAttackTest {
         for (int i = 0; i < 4; i++) {
           HostileRequests.Answer a = HostileRequests.ask(agent, hugeSubchunk, true);
           assertFalse(a.ready(), "a part of 1 GiB cells ran");
-          assertTrue(a.refusal().contains("larger than the"), a.refusal());
+          assertTrue(a.refusal().contains("multiples of 1024 up to"), a.refusal());
           a = HostileRequests.ask(agent, repeatedVertex, true);
           assertFalse(a.ready(), "a part naming a value 65535 times ran");
           assertTrue(a.refusal().contains("not strictly ascending"), a.refusal());
@@ -118,7 +126,7 @@ class AgentAttackTest {
           // A part HDFS's largest cells allow (4 MiB), asking for 36 MiB, held at READY.
           s.getOutputStream().write(HostileRequests.bytes(new PlanPartRequest(3 + i, 4, internal.getBlock(),
               internal.getBlockToken(), internal.getBlockSize(), 4 << 20, 4 << 20, 0, 1, 4 << 20, oneLeafPart(1, 2),
-              toSelf, false), challenge, dn.getDatanodeUuid()));
+              toNode2, false), challenge, dn.getDatanodeUuid()));
           DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
           int proof = in.readInt();
           if (proof == PlanPartRequest.ERROR) {
@@ -141,6 +149,7 @@ class AgentAttackTest {
       long limit = 192L << 20;
       assertEquals(limit / (36L << 20), ready, "as many parts as fit in the agent's " + (limit >> 20) + " MiB ran");
       assertEquals(12 - ready, refusedForMemory);
+      assertEquals(2, receivers.size(), "node 1 sends to two nodes, which waited for its values");
       assertTrue(peak - before < MAX_GROWTH, "memory in use grew by " + ((peak - before) >> 20) + " MiB");
 
       // And repairs through the agents still work, with every block compared.

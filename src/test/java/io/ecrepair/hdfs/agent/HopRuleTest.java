@@ -15,23 +15,31 @@ import org.junit.jupiter.api.Test;
  */
 class HopRuleTest {
   private static HopRule at(String own, int port, boolean anyPort) {
-    return new HopRule(() -> InetAddress.getByName(own), port, anyPort);
+    return new HopRule(() -> InetAddress.getByName(own), port, anyPort, false);
   }
 
   @Test
   void aDataNodeOnTheNetworkSendsOnlyToAgentsOnTheNetwork() throws IOException {
     HopRule rule = at("10.1.2.3", 9876, false);
     assertEquals(9876, rule.check("10.1.2.4", 9876).getPort());
-    for (String host : new String[] {"127.0.0.1", "127.8.9.10", "::1", "localhost", "169.254.169.254", "fe80::1",
+    for (String host : new String[] {"127.0.0.1", "127.8.9.10", "::1", "169.254.169.254", "fe80::1",
         "0.0.0.0", "::", "224.0.0.1", "ff02::1"}) {
       assertThrows(IOException.class, () -> rule.check(host, 9876), host);
     }
     assertThrows(IOException.class, () -> rule.check("10.1.2.4", 22), "another port than the agents'");
     assertThrows(IOException.class, () -> rule.check("10.1.2.4", 0));
     assertThrows(IOException.class, () -> rule.check("no-such-host.invalid", 9876));
+    assertThrows(IOException.class, () -> rule.check("dn4.example.com", 9876), "a name, where DataNodes use addresses");
     // A cluster whose DataNodes use different transfer ports says so.
     assertEquals(9900, at("10.1.2.3", 9876, true).check("10.1.2.4", 9900).getPort());
     assertThrows(IOException.class, () -> at("10.1.2.3", 9876, true).check("127.0.0.1", 9900));
+  }
+
+  @Test
+  void namesAreResolvedOnlyWhereDataNodesUseThem() throws IOException {
+    HopRule byName = new HopRule(() -> InetAddress.getByName("127.0.0.1"), 40007, false, true);
+    assertEquals(41234, byName.check("localhost", 41234).getPort());
+    assertThrows(IOException.class, () -> at("127.0.0.1", 40007, false).check("localhost", 41234));
   }
 
   @Test

@@ -1,6 +1,8 @@
 package io.ecrepair.hdfs.agent;
 
 import io.ecrepair.exec.NodePart;
+import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
+import io.ecrepair.hdfs.datanode.RepairCluster;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -12,6 +14,11 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
 
 /** What the attack tests send an agent, and how they read its answer and watch this JVM's memory. */
 final class HostileRequests {
@@ -66,6 +73,55 @@ final class HostileRequests {
       return i;
     }
     return -1;
+  }
+
+  /** Where each of the first {@code units} internal blocks of {@code file}'s first group is: its agent and DataNode. */
+  static Map<Integer, PlanPartRequest.Peer> peers(RepairCluster c, org.apache.hadoop.fs.Path file, int units)
+      throws IOException {
+    Map<Integer, PlanPartRequest.Peer> peers = new TreeMap<>();
+    for (int u = 0; u < units; u++) {
+      DataNode dn = c.dataNode(c.holder(file, 0, u));
+      peers.put(u, new PlanPartRequest.Peer("127.0.0.1", EcRepairDataNodePlugin.agentPort(dn), dn.getDatanodeUuid()));
+    }
+    return peers;
+  }
+
+  /** Part {@code node} of session {@code hi:lo} for internal block {@code node} of {@code group}, as a client requests it. */
+  static byte[] clientPart(RepairCluster c, LocatedStripedBlock group, long hi, long lo, NodePart part,
+                           Map<Integer, PlanPartRequest.Peer> peers) throws IOException {
+    LocatedBlock internal = AgentFuzzTest.internalBlock(group, part.node(), c.k(), c.cell());
+    Map<Integer, PlanPartRequest.Peer> own = new TreeMap<>();
+    part.outbound().forEach(g -> own.put(g.peer(), peers.get(g.peer())));
+    part.inbound().forEach(g -> own.put(g.peer(), peers.get(g.peer())));
+    int sub = c.cell() / part.alpha();
+    return bytes(new PlanPartRequest(hi, lo, internal.getBlock(), internal.getBlockToken(), internal.getBlockSize(),
+        c.cell(), sub, 0, (int) (internal.getBlockSize() / c.cell()), sub, part, own, false),
+        AgentProof.Challenge.of(internal.getBlockToken()), "any");
+  }
+
+  /**
+   * Sends a part request to {@code agent} and reads its proof and READY: the part's session is
+   * open there, waiting for GO (and for its senders' streams) while the returned connection is.
+   */
+  static Socket ready(InetSocketAddress agent, byte[] request) throws IOException {
+    Socket s = new Socket();
+    s.connect(agent, 5000);
+    s.setSoTimeout(10_000);
+    s.getOutputStream().write(request);
+    DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+    int proof = in.readInt();
+    if (proof < 0) {
+      String why = in.readUTF();
+      s.close();
+      throw new AssertionError("the part was refused: " + why);
+    }
+    in.readFully(new byte[proof]);
+    in.readUTF();
+    if (in.readInt() != PlanPartRequest.READY) {
+      s.close();
+      throw new AssertionError("the part is not ready");
+    }
+    return s;
   }
 
   /** What an agent answered a part request: READY after its proof, or its refusal and why. */

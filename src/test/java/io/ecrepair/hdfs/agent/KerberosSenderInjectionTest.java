@@ -41,8 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
  * client holding an ordinary READ token of the file attaches to every session of a parallel Clay
  * repair as one of its senders before the real one, through the DataNodes' own SASL handshake,
  * and sends frames of wrong bytes with valid checksums. The agent asks it to prove it is the
- * DataNode the plan names, which only a holder of the block keys can, and refuses it; every
- * rebuilt block equals the original. Without that proof its frames were committed as the block.
+ * DataNode the plan names, which only a holder of the block keys can, and refuses it: the real
+ * senders attach, the parallel repair runs to its end and every rebuilt block equals the
+ * original. Without that proof the injector was taken as the sender, the real one refused, and
+ * the repair could only fall back.
  */
 class KerberosSenderInjectionTest {
   private static final int CELL = 64 * 1024;

@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.hdfs.RepairCatalog;
-import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
 import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,10 +23,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
-import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,11 +65,7 @@ class RelayedProofTest {
       c.awaitHealthy();
       LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
           .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
-      Map<Integer, PlanPartRequest.Peer> genuine = new TreeMap<>();
-      for (int u = 0; u < 6; u++) {
-        DataNode dn = c.dataNode(c.holder(file, 0, u));
-        genuine.put(u, new PlanPartRequest.Peer("127.0.0.1", EcRepairDataNodePlugin.agentPort(dn), dn.getDatanodeUuid()));
-      }
+      Map<Integer, PlanPartRequest.Peer> genuine = HostileRequests.peers(c, file, 6);
       AtomicLong fromSender = new AtomicLong();
       AtomicLong fromAgent = new AtomicLong();
       InetSocketAddress target = new InetSocketAddress("127.0.0.1", genuine.get(relayed).port());
@@ -87,13 +77,14 @@ class RelayedProofTest {
       List<Socket> waiting = new ArrayList<>();
       try {
         for (int r : receivers) {
-          waiting.add(open(c, group, r, parts.get(r), genuine));
+          waiting.add(HostileRequests.ready(agentOf(genuine, r), HostileRequests.clientPart(c, group, 7, 8,
+              parts.get(r), genuine)));
         }
         // The sender's part, its hop to the first receiver pointed at the relay in that receiver's name.
         Map<Integer, PlanPartRequest.Peer> rigged = new TreeMap<>(genuine);
         rigged.put(relayed, new PlanPartRequest.Peer("127.0.0.1", relay.getLocalPort(), genuine.get(relayed).datanodeId()));
-        HostileRequests.Answer a = HostileRequests.ask(agentOf(c, file, sender), request(c, group, sender,
-            parts.get(sender), rigged), true);
+        HostileRequests.Answer a = HostileRequests.ask(agentOf(genuine, sender), HostileRequests.clientPart(c, group,
+            7, 8, parts.get(sender), rigged), true);
         assertFalse(a.ready(), "the sender's part ran to its end");
       } finally {
         for (Socket s : waiting) {
@@ -107,38 +98,8 @@ class RelayedProofTest {
     }
   }
 
-  private static InetSocketAddress agentOf(RepairCluster c, org.apache.hadoop.fs.Path file, int unit) throws IOException {
-    DatanodeInfo d = c.holder(file, 0, unit);
-    return new InetSocketAddress("127.0.0.1", EcRepairDataNodePlugin.agentPort(c.dataNode(d)));
-  }
-
-  /** Part {@code node} of session 7:8 for internal block {@code node}, as a client requests it. */
-  private static byte[] request(RepairCluster c, LocatedStripedBlock group, int node, NodePart part,
-                                Map<Integer, PlanPartRequest.Peer> peers) throws IOException {
-    LocatedBlock internal = AgentFuzzTest.internalBlock(group, node, c.k(), c.cell());
-    Map<Integer, PlanPartRequest.Peer> own = new TreeMap<>();
-    part.outbound().forEach(g -> own.put(g.peer(), peers.get(g.peer())));
-    part.inbound().forEach(g -> own.put(g.peer(), peers.get(g.peer())));
-    int sub = CELL / part.alpha();
-    return HostileRequests.bytes(new PlanPartRequest(7, 8, internal.getBlock(), internal.getBlockToken(),
-        internal.getBlockSize(), CELL, sub, 0, 4, sub, part, own, false), AgentProof.Challenge.of(
-        internal.getBlockToken()), "any");
-  }
-
-  /** Sends part {@code node}'s request and reads the agent's READY; the connection stays open (no GO). */
-  private static Socket open(RepairCluster c, LocatedStripedBlock group, int node, NodePart part,
-                             Map<Integer, PlanPartRequest.Peer> peers) throws IOException {
-    Socket s = new Socket();
-    s.connect(new InetSocketAddress("127.0.0.1", peers.get(node).port()), 5000);
-    s.setSoTimeout(10_000);
-    s.getOutputStream().write(request(c, group, node, part, peers));
-    DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-    int proof = in.readInt();
-    assertTrue(proof >= 0, "node " + node + "'s part was refused");
-    in.readFully(new byte[proof]);
-    in.readUTF();
-    assertTrue(in.readInt() == PlanPartRequest.READY, "node " + node + " is ready");
-    return s;
+  private static InetSocketAddress agentOf(Map<Integer, PlanPartRequest.Peer> peers, int unit) {
+    return new InetSocketAddress("127.0.0.1", peers.get(unit).port());
   }
 
   /** Relays every connection to {@code target}, counting the bytes each way. */

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * 300 connections to one agent that each send a byte every 3 s (and come back when cut), and
- * a request with a forged token that announces an 8 MiB body and sends 16 MiB: the forged one is
+ * a request with a forged token that announces the largest body and sends twice that: the forged one is
  * refused after its header, the tricklers are cut, and a NameNode-driven Clay repair whose
  * helper that agent is runs its part there and rebuilds every block within a minute.
  */
@@ -95,11 +95,9 @@ class TrickleAttackTest {
       out.writeInt(PlanPartRequest.VERSION);
       out.writeLong(5);
       out.writeLong(6);
-      out.writeUTF(internal.getBlock().getBlockPoolId());
-      out.writeLong(internal.getBlock().getBlockId());
-      out.writeLong(internal.getBlock().getGenerationStamp());
-      out.writeLong(internal.getBlock().getNumBytes());
+      WireBlocks.write(out, internal.getBlock());
       forged.write(out);
+      out.writeLong(System.currentTimeMillis());
       AgentProof.Challenge.of(genuine).write(out);
       AgentProof.writeRequestProof(out, new byte[0]);
       out.writeInt(PlanPartRequest.MAX_BODY);

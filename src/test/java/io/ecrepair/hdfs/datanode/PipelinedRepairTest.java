@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.agent.ReadFaults;
-import io.ecrepair.hdfs.agent.RepairAgent;
+import io.ecrepair.hdfs.agent.LoadProbe;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
@@ -93,12 +93,12 @@ class PipelinedRepairTest {
             continue;
           }
           DataNode dn = c.dataNode(ib.getLocations()[0]);
-          assertEquals(0, RepairAgent.inboundLoad(prober, agentOf(dn), dn.getDatanodeUuid(), ib.getBlock(), ib.getBlockToken(), 2000),
+          assertEquals(0, LoadProbe.inboundLoad(prober, agentOf(dn), dn.getDatanodeUuid(), ib.getBlock(), ib.getBlockToken(), 2000),
               "inbound backlog of " + dn);
           probed++;
           if (someOther != null && someOther.getLocations()[0].getXferPort() != dn.getXferPort()) {
             // Another DataNode's block and token: refused, the probe gets no answer.
-            assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(dn), dn.getDatanodeUuid(), someOther.getBlock(),
+            assertEquals(-1, LoadProbe.inboundLoad(prober, agentOf(dn), dn.getDatanodeUuid(), someOther.getBlock(),
                 someOther.getBlockToken(), 2000), "a probe with a token for another DataNode's block");
           }
           someOther = ib;
@@ -107,19 +107,19 @@ class PipelinedRepairTest {
       assertTrue(probed >= 12, "probed the agents of the file's blocks");
       DataNode any = c.dataNode(someOther.getLocations()[0]);
       // A probe announcing what its repair would add is counted for the probes right after it.
-      assertEquals(0, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+      assertEquals(0, LoadProbe.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
           someOther.getBlockToken(), 2000, 12345));
-      assertEquals(12345, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+      assertEquals(12345, LoadProbe.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
           someOther.getBlockToken(), 2000), "another probe's intent");
       Thread.sleep(2_100);
-      assertEquals(0, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+      assertEquals(0, LoadProbe.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
           someOther.getBlockToken(), 2000), "an intent lapses");
-      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+      assertEquals(-1, LoadProbe.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
           someOther.getBlockToken(), 2000, -5), "a negative intent is refused");
-      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+      assertEquals(-1, LoadProbe.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
           new org.apache.hadoop.security.token.Token<>(), 2000), "a probe without a token");
       EcRepairDataNodePlugin.stopAgent(any);
-      assertEquals(-1, RepairAgent.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
+      assertEquals(-1, LoadProbe.inboundLoad(prober, agentOf(any), any.getDatanodeUuid(), someOther.getBlock(),
           someOther.getBlockToken(), 2000),
           "a probe of a stopped agent");
     }
