@@ -168,8 +168,9 @@ public final class AgentChannels {
         // The agent's port stands for the transfer port in the handshake (HDFS skips SASL only for privileged ports).
         DatanodeID target = new DatanodeID(agent.getAddress().getHostAddress(), agent.getHostString(), "",
             agent.getPort(), 0, 0, 0);
-        // Until the agent proved itself: the read timeout for the handshake and the proof in all.
-        return channel(s, Math.max(1, readTimeoutMs), readTimeoutMs, writeTimeoutMs,
+        // Until the agent proved itself, twice the read timeout in all for the handshake and the
+        // proof (a requester reads the proofs of a repair's helpers one after another).
+        return channel(s, 2L * Math.max(1, readTimeoutMs), readTimeoutMs, writeTimeoutMs,
             (rawOut, rawIn) -> sasl.socketSend(s, rawOut, rawIn, keys, token, target));
       } catch (IOException | RuntimeException e) {
         IOUtils.closeSocket(s);

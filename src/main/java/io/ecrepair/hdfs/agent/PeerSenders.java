@@ -13,7 +13,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -107,7 +106,7 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
    */
   public void open(Map<Integer, Receiver> receivers, AgentChannels.Dialer dialer, int connectTimeoutMs)
       throws IOException {
-    Map<Integer, Integer> frames = maxFrames(part, pieceBytes);
+    Map<Integer, Integer> frames = PlanFrames.maxFrames(part.outbound(), pieceBytes);
     try {
       for (NodePart.Group g : part.outbound()) {
         if (closed) {
@@ -148,25 +147,12 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
     }
   }
 
-  /** Per node {@code part} sends values to: the longest frame (its largest group's values of one piece). */
-  private static Map<Integer, Integer> maxFrames(NodePart part, int pieceBytes) {
-    Map<Integer, Integer> max = new TreeMap<>();
-    for (NodePart.Group g : part.outbound()) {
-      max.merge(g.peer(), Math.multiplyExact(g.vertices().length, pieceBytes), Math::max);
-    }
-    return max;
-  }
-
   /**
    * The most bytes of frames the senders of {@code part} hold: per stream its queue full, one
-   * frame being written and one waiting to be queued (arrays as {@link FrameBuffers} sizes them).
+   * frame being written and one waiting to be queued.
    */
   public static long bytesHeld(NodePart part, int pieceBytes) {
-    long bytes = 0;
-    for (int frame : maxFrames(part, pieceBytes).values()) {
-      bytes += (PlanFrames.window(frame) + 2L) * FrameBuffers.sizeClass(frame);
-    }
-    return bytes;
+    return PlanFrames.bytesHeld(part.outbound(), pieceBytes, 2);
   }
 
   private void write(Stream st, DataOutputStream out, int peer) {

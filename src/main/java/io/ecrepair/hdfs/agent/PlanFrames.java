@@ -3,6 +3,10 @@ package io.ecrepair.hdfs.agent;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import io.ecrepair.exec.NodePart;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -74,6 +78,27 @@ final class PlanFrames {
    */
   static int window(int frameBytes) {
     return Math.max(2, Math.min(MAX_WINDOW, WINDOW_BYTES / FrameBuffers.sizeClass(Math.max(1, frameBytes))));
+  }
+
+  /** Per peer of {@code groups}: the longest frame it carries (its largest group's values of one piece). */
+  static Map<Integer, Integer> maxFrames(List<NodePart.Group> groups, int pieceBytes) {
+    Map<Integer, Integer> max = new TreeMap<>();
+    for (NodePart.Group g : groups) {
+      max.merge(g.peer(), Math.multiplyExact(g.vertices().length, pieceBytes), Math::max);
+    }
+    return max;
+  }
+
+  /**
+   * The most bytes of frames the streams of {@code groups} hold: per peer its queue full and
+   * {@code inFlight} more frames (arrays as {@link FrameBuffers} sizes them).
+   */
+  static long bytesHeld(List<NodePart.Group> groups, int pieceBytes, int inFlight) {
+    long bytes = 0;
+    for (int frame : maxFrames(groups, pieceBytes).values()) {
+      bytes += (long) (window(frame) + inFlight) * FrameBuffers.sizeClass(frame);
+    }
+    return bytes;
   }
 
   /** A frame's bytes: {@code length} bytes at the start of {@code bytes}, an array of {@link FrameBuffers}. */

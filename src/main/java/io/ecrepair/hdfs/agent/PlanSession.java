@@ -8,7 +8,6 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,7 +56,7 @@ public final class PlanSession implements PartRunner.Inbox {
     this.block = block;
     this.buffers = buffers;
     this.stallMillis = stallMillis;
-    this.maxFrames = maxFrames(part, pieceBytes);
+    this.maxFrames = PlanFrames.maxFrames(part.inbound(), pieceBytes);
     for (Map.Entry<Integer, Integer> e : maxFrames.entrySet()) {
       if (senders.get(e.getKey()) == null) {
         throw new IllegalArgumentException("no DataNode named for node " + e.getKey() + ", which sends " + name);
@@ -70,25 +69,12 @@ public final class PlanSession implements PartRunner.Inbox {
     inbound.addAndGet(expectedBytes);
   }
 
-  /** Per node that sends {@code part} values: the longest frame (its largest group's values of one piece). */
-  private static Map<Integer, Integer> maxFrames(NodePart part, int pieceBytes) {
-    Map<Integer, Integer> max = new TreeMap<>();
-    for (NodePart.Group g : part.inbound()) {
-      max.merge(g.peer(), Math.multiplyExact(g.vertices().length, pieceBytes), Math::max);
-    }
-    return max;
-  }
-
   /**
    * The most bytes of frames a session of {@code part} holds: per sender its queue full, one
-   * frame being read into and one being copied out (arrays as {@link FrameBuffers} sizes them).
+   * frame being read into and one being copied out.
    */
   public static long bytesHeld(NodePart part, int pieceBytes) {
-    long bytes = 0;
-    for (int frame : maxFrames(part, pieceBytes).values()) {
-      bytes += (PlanFrames.window(frame) + 2L) * FrameBuffers.sizeClass(frame);
-    }
-    return bytes;
+    return PlanFrames.bytesHeld(part.inbound(), pieceBytes, 2);
   }
 
   String name() {

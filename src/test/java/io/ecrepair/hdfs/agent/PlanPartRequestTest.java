@@ -104,7 +104,7 @@ class PlanPartRequestTest {
 
   /** Each of these would make a part hold or compute more than its plan needs. */
   @Test
-  void aValueNamedTwiceIsRefused() {
+  void aValueNamedTwiceIsRefused() throws IOException {
     GFMatrix one = new GFMatrix(1, 2, new byte[] {1, 1});
     assertThrows(IllegalArgumentException.class, () -> new NodePart.Group(3, 1, new int[] {7, 7}));
     assertThrows(IllegalArgumentException.class, () -> new NodePart.Group(3, 1, new int[] {8, 7}));
@@ -118,7 +118,7 @@ class PlanPartRequestTest {
     System.arraycopy(g.vertices(), 0, repeated, 0, g.vertices().length);
     repeated[repeated.length - 1] = g.vertices()[g.vertices().length - 1];
     byte[] honest = assertDoesNotThrowBytes(part);
-    byte[] forged = replaceGroup(honest, g, repeated);
+    byte[] forged = HostileRequests.withGroup(honest, g, repeated);
     IOException e = assertThrows(IOException.class, () -> parse(forged));
     assertTrue(e.getMessage().contains("ascending"), e.getMessage());
   }
@@ -130,52 +130,5 @@ class PlanPartRequestTest {
     } catch (IOException e) {
       throw new AssertionError(e);
     }
-  }
-
-  /**
-   * The request with outbound group {@code g}'s values replaced by {@code values}: its count and
-   * values are rewritten in place in the body, and the body's length with them.
-   */
-  private static byte[] replaceGroup(byte[] all, NodePart.Group g, int[] values) {
-    java.nio.ByteBuffer old = java.nio.ByteBuffer.allocate(12 + 4 * g.vertices().length);
-    old.putInt(g.peer()).putInt(g.level()).putInt(g.vertices().length);
-    for (int v : g.vertices()) {
-      old.putInt(v);
-    }
-    byte[] needle = old.array();
-    int at = indexOf(all, needle);
-    assertTrue(at > 0, "the group is on the wire");
-    java.nio.ByteBuffer repl = java.nio.ByteBuffer.allocate(12 + 4 * values.length);
-    repl.putInt(g.peer()).putInt(g.level()).putInt(values.length);
-    for (int v : values) {
-      repl.putInt(v);
-    }
-    byte[] out = new byte[all.length - needle.length + repl.capacity()];
-    System.arraycopy(all, 0, out, 0, at);
-    System.arraycopy(repl.array(), 0, out, at, repl.capacity());
-    System.arraycopy(all, at + needle.length, out, at + repl.capacity(), all.length - at - needle.length);
-    // The body's length sits just before the body, which runs to the end.
-    DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
-    try {
-      in.readInt();
-      int body = PlanPartRequest.readHeader(in).bodyLength();
-      java.nio.ByteBuffer.wrap(out).putInt(all.length - body - 4, body + repl.capacity() - needle.length);
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
-    return out;
-  }
-
-  private static int indexOf(byte[] hay, byte[] needle) {
-    outer:
-    for (int i = 0; i + needle.length <= hay.length; i++) {
-      for (int j = 0; j < needle.length; j++) {
-        if (hay[i + j] != needle[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
   }
 }
