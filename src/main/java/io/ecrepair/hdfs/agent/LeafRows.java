@@ -25,7 +25,12 @@ import java.util.concurrent.TimeUnit;
  * repair needs of it (the read limit), are zeros, as the striped layout pads short cells.
  */
 final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
+  /**
+   * Rows read ahead: three, fewer where rows are large (a Butterfly helper reads whole 4 MiB
+   * cells), at most {@link #AHEAD_BYTES} of them beyond the first two.
+   */
   private static final int DEPTH = 3;
+  private static final long AHEAD_BYTES = 8L << 20;
 
   private final RangeSource source;
   private final SliceGeometry geometry;
@@ -35,8 +40,8 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
   private final int[] place;
   private final int rowBytes;
   private final long stallMillis;
-  private final BlockingQueue<Object> ready = new ArrayBlockingQueue<>(DEPTH + 1);
-  private final BlockingQueue<ByteBuffer> free = new ArrayBlockingQueue<>(DEPTH + 1);
+  private final BlockingQueue<Object> ready;
+  private final BlockingQueue<ByteBuffer> free;
   private final List<ByteBuffer> owned = new ArrayList<>();
   private final BufferPool pool;
   private final List<long[]> ranges = new ArrayList<>();
@@ -87,7 +92,10 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
         }
       }
     }
-    for (int i = 0; i < DEPTH; i++) {
+    int depth = depth(rowBytes);
+    ready = new ArrayBlockingQueue<>(depth + 1);
+    free = new ArrayBlockingQueue<>(depth + 1);
+    for (int i = 0; i < depth; i++) {
       ByteBuffer b = pool.take(Math.max(1, rowBytes));
       owned.add(b);
       free.add(b);
@@ -110,8 +118,14 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
       }
     }
     long rows = geometry.rows();
-    return DEPTH * Math.max(1L, (long) subchunks.length * geometry.subchunkBytes())
+    long rowBytes = Math.max(1L, (long) subchunks.length * geometry.subchunkBytes());
+    return depth(rowBytes) * rowBytes
         + rows * runs * BYTES_PER_RANGE + rows * Integer.BYTES;
+  }
+
+  /** Row buffers for rows of {@code rowBytes}: {@link #DEPTH}, or two where three would pass {@link #AHEAD_BYTES}. */
+  private static int depth(long rowBytes) {
+    return DEPTH * rowBytes <= AHEAD_BYTES ? DEPTH : 2;
   }
 
   /** Starts reading on one of {@code threads}. */

@@ -84,9 +84,10 @@ public final class DataNodeKeys {
   public static final int AGENT_CLIENT_PARTS_DEFAULT = 16;
   /**
    * MiB of memory the repair agent's requests and parts may hold at once (default 192, and never
-   * more than a quarter of the JVM's maximum heap). Before a part allocates anything it reserves
-   * the most it may hold (its rows of sub-chunks, its runner's buffers, the queues of its
-   * streams full: 2 to 14 MiB for the shipped Clay and Butterfly plans); one that does not fit is
+   * more than half the JVM's maximum heap, which is also its default direct-memory limit). Before
+   * a part allocates anything it reserves the most it may hold (its rows of sub-chunks, its
+   * runner's buffers, the queues of its streams full: 2.5 to 19 MiB for the shipped Clay and
+   * Butterfly plans with 1 MiB cells, up to 33 MiB with 4 MiB cells); one that does not fit is
    * refused and its requester repairs centrally instead, so no requester can make a DataNode
    * hold more, however many parts it asks for.
    */

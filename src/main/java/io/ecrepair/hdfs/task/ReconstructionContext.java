@@ -242,7 +242,7 @@ public final class ReconstructionContext implements AgentContext {
     long partMb = positive(conf, DataNodeKeys.AGENT_PART_MEMORY_MB_KEY, DataNodeKeys.AGENT_PART_MEMORY_MB_DEFAULT);
     long seconds = positive(conf, DataNodeKeys.AGENT_PART_MAX_SECONDS_KEY,
         DataNodeKeys.AGENT_PART_MAX_SECONDS_DEFAULT);
-    long memory = Math.min(memoryMb << 20, Runtime.getRuntime().maxMemory() / 4);
+    long memory = Math.min(memoryMb << 20, Runtime.getRuntime().maxMemory() / 2);
     int maxCell = conf.getInt(DFSConfigKeys.DFS_NAMENODE_EC_POLICIES_MAX_CELLSIZE_KEY,
         DFSConfigKeys.DFS_NAMENODE_EC_POLICIES_MAX_CELLSIZE_DEFAULT);
     return new AgentLimits(memory, Math.min(partMb << 20, memory), seconds * 1000, maxCell,

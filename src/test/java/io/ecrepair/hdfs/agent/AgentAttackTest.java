@@ -66,6 +66,16 @@ class AgentAttackTest {
         List.of(), List.of());
   }
 
+  private static final org.apache.hadoop.util.DataChecksum CRC32C =
+      org.apache.hadoop.util.DataChecksum.newDataChecksum(org.apache.hadoop.util.DataChecksum.Type.CRC32C, 512);
+
+  /** The body length a part request's header announces. */
+  private static int bodyLength(byte[] request) throws java.io.IOException {
+    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(request));
+    in.readInt();
+    return PlanPartRequest.readHeader(in).bodyLength();
+  }
+
   @Test
   void partsAskingMoreThanTheirGroupCanNeedAreRefusedBeforeAnythingIsAllocated() throws Exception {
     CodeSpec spec = new CodeSpec("clay", 4, 2);
@@ -108,6 +118,7 @@ class AgentAttackTest {
       }
       int ready = 0;
       int refusedForMemory = 0;
+      long perPart = 0;
       long peak;
       try (HostileRequests.PeakMemory memory = new HostileRequests.PeakMemory()) {
         for (int i = 0; i < 4; i++) {
@@ -123,10 +134,13 @@ class AgentAttackTest {
           held.add(s);
           s.connect(agent, 5000);
           s.setSoTimeout(30_000);
-          // A part HDFS's largest cells allow (4 MiB), asking for 36 MiB, held at READY.
-          s.getOutputStream().write(HostileRequests.bytes(new PlanPartRequest(3 + i, 4, internal.getBlock(),
-              internal.getBlockToken(), internal.getBlockSize(), 4 << 20, 4 << 20, 0, 1, 4 << 20, oneLeafPart(1, 2),
-              toNode2, false), challenge, dn.getDatanodeUuid()));
+          // A part of the largest cells HDFS allows (4 MiB), reserving 30 MiB or so, held at READY.
+          PlanPartRequest largest = new PlanPartRequest(3 + i, 4, internal.getBlock(), internal.getBlockToken(),
+              internal.getBlockSize(), 4 << 20, 4 << 20, 0, 1, 4 << 20, oneLeafPart(1, 2), toNode2, false);
+          byte[] request = HostileRequests.bytes(largest, challenge, dn.getDatanodeUuid());
+          perPart = PartBounds.bytesHeld(largest, new LocalRangeServer.Replica(internal.getBlockSize(), CRC32C))
+              + (long) bodyLength(request) * (1 + PartService.PARSED_PER_BODY_BYTE);
+          s.getOutputStream().write(request);
           DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
           int proof = in.readInt();
           if (proof == PlanPartRequest.ERROR) {
@@ -147,9 +161,12 @@ class AgentAttackTest {
         }
       }
       long limit = 192L << 20;
-      assertEquals(limit / (36L << 20), ready, "as many parts as fit in the agent's " + (limit >> 20) + " MiB ran");
+      assertEquals(limit / perPart, ready, "as many parts of " + (perPart >> 20) + " MiB as fit in the agent's "
+          + (limit >> 20) + " MiB ran");
       assertEquals(12 - ready, refusedForMemory);
       assertEquals(2, receivers.size(), "node 1 sends to two nodes, which waited for its values");
+      System.out.printf("heap and direct memory in use grew by %d MiB under the attack; %d parts of %d MiB ran, %d "
+          + "were refused%n", (peak - before) >> 20, ready, perPart >> 20, refusedForMemory);
       assertTrue(peak - before < MAX_GROWTH, "memory in use grew by " + ((peak - before) >> 20) + " MiB");
 
       // And repairs through the agents still work, with every block compared.
