@@ -85,9 +85,8 @@ class AgentAttackTest {
       org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 7);
       c.awaitHealthy();
       DataNode dn = c.dataNode(c.holder(file, 0, 1));
-      InetSocketAddress agent = new InetSocketAddress("127.0.0.1", EcRepairDataNodePlugin.agentPort(dn));
-      LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
-          .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
+      InetSocketAddress agent = HostileRequests.agentOf(dn);
+      LocatedStripedBlock group = HostileRequests.firstGroup(c, file);
       LocatedBlock internal = AgentFuzzTest.internalBlock(group, 1, c.k(), c.cell());
       AgentProof.Challenge challenge = AgentProof.Challenge.of(internal.getBlockToken());
       Map<Integer, PlanPartRequest.Peer> genuine = HostileRequests.peers(c, file, 6);
@@ -191,9 +190,8 @@ class AgentAttackTest {
       org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 8);
       c.awaitHealthy();
       DataNode dn = c.dataNode(c.holder(file, 0, 1));
-      InetSocketAddress agent = new InetSocketAddress("127.0.0.1", EcRepairDataNodePlugin.agentPort(dn));
-      LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
-          .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
+      InetSocketAddress agent = HostileRequests.agentOf(dn);
+      LocatedStripedBlock group = HostileRequests.firstGroup(c, file);
       LocatedBlock internal = AgentFuzzTest.internalBlock(group, 1, c.k(), c.cell());
       BlockTokenIdentifier id = internal.getBlockToken().decodeIdentifier();
       assertEquals(UserGroupInformation.getLoginUser().getShortUserName(), id.getUserId(),

@@ -75,6 +75,16 @@ final class HostileRequests {
     return -1;
   }
 
+  /** The first block group of {@code file}, with its internal blocks' tokens (a reader's). */
+  static LocatedStripedBlock firstGroup(RepairCluster c, org.apache.hadoop.fs.Path file) throws IOException {
+    return (LocatedStripedBlock) c.fs.getClient().getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
+  }
+
+  /** Where {@code dn}'s repair agent listens. */
+  static InetSocketAddress agentOf(DataNode dn) {
+    return new InetSocketAddress("127.0.0.1", EcRepairDataNodePlugin.agentPort(dn));
+  }
+
   /** Where each of the first {@code units} internal blocks of {@code file}'s first group is: its agent and DataNode. */
   static Map<Integer, PlanPartRequest.Peer> peers(RepairCluster c, org.apache.hadoop.fs.Path file, int units)
       throws IOException {

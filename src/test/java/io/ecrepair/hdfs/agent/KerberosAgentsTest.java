@@ -11,7 +11,6 @@ import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
-import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -19,10 +18,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A Kerberos cluster (MiniKdc) whose data transfer is SASL-protected with {@code privacy}, as
@@ -35,22 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 class KerberosAgentsTest {
   private static final int CELL = 64 * 1024;
 
-  @TempDir
-  static Path kdcDir;
-
-  private static SecureCluster secure;
-
-  @BeforeAll
-  static void startKdc() throws Exception {
-    secure = new SecureCluster(kdcDir);
-  }
-
-  @AfterAll
-  static void stopKdc() throws Exception {
-    if (secure != null) {
-      secure.close();
-    }
-  }
+  @RegisterExtension
+  static final SecureCluster secure = new SecureCluster();
 
   @Test
   void aRepairAndADegradedReadRunThroughTheAgentsWithPrivacy() throws Exception {
@@ -59,7 +42,7 @@ class KerberosAgentsTest {
     Configuration conf = secure.conf("privacy");
     conf.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
     conf.setBoolean(DataNodeKeys.PARALLEL_KEY, true);
-    try (RepairCluster c = new RepairCluster(kdcDir.resolve("dfs").toFile(), 8, "clay", 4, 2, CELL, 4, conf)) {
+    try (RepairCluster c = new RepairCluster(secure.dir("dfs"), 8, "clay", 4, 2, CELL, 4, conf)) {
       assertTrue(UserGroupInformation.isSecurityEnabled(), "the cluster runs with Kerberos");
       org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 5);
       c.awaitHealthy();

@@ -17,7 +17,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +29,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.security.token.Token;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * On a Kerberos cluster with {@code dfs.data.transfer.protection=integrity}, where a part's
@@ -49,23 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 class KerberosSenderInjectionTest {
   private static final int CELL = 64 * 1024;
 
-  @TempDir
-  static Path kdcDir;
-
-  private static SecureCluster secure;
-
-  @BeforeAll
-  static void startKdc() throws Exception {
-    secure = new SecureCluster(kdcDir);
-  }
-
-  @AfterAll
-  static void stopKdc() throws Exception {
-    if (secure != null) {
-      secure.close();
-    }
-    ReadFaults.set(null);
-  }
+  @RegisterExtension
+  static final SecureCluster secure = new SecureCluster();
 
   @Test
   void aClientCannotAttachAsASenderUnderIntegrity() throws Exception {
@@ -74,11 +56,10 @@ class KerberosSenderInjectionTest {
     Configuration conf = secure.conf("integrity");
     conf.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
     conf.setBoolean(DataNodeKeys.PARALLEL_KEY, true);
-    try (RepairCluster c = new RepairCluster(kdcDir.resolve("dfs").toFile(), 8, "clay", 4, 2, CELL, 4, conf)) {
+    try (RepairCluster c = new RepairCluster(secure.dir("dfs"), 8, "clay", 4, 2, CELL, 4, conf)) {
       org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 13);
       c.awaitHealthy();
-      LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
-          .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
+      LocatedStripedBlock group = HostileRequests.firstGroup(c, file);
       Token<BlockTokenIdentifier> token = group.getBlockTokens()[2]; // a reader's token of the group
       Injector injector = new Injector(c, c.fs.getClient(), token);
       ReadFaults.set(injector);

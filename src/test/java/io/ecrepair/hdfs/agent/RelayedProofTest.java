@@ -63,8 +63,7 @@ class RelayedProofTest {
          ServerSocket relay = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
       org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 17);
       c.awaitHealthy();
-      LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
-          .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
+      LocatedStripedBlock group = HostileRequests.firstGroup(c, file);
       Map<Integer, PlanPartRequest.Peer> genuine = HostileRequests.peers(c, file, 6);
       AtomicLong fromSender = new AtomicLong();
       AtomicLong fromAgent = new AtomicLong();

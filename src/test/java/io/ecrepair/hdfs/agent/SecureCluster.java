@@ -1,31 +1,38 @@
 package io.ecrepair.hdfs.agent;
 
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.http.HttpConfig;
 import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A Kerberos realm (MiniKdc) and the settings of a cluster secured as production clusters are:
- * principals and keytabs, block tokens, SASL data transfer protection, HTTPS. Kerberos settings
- * are process-wide in Hadoop: a test class using this runs in a JVM of its own.
+ * principals and keytabs, block tokens, SASL data transfer protection, HTTPS. Registered as a
+ * test class's extension, it starts before the class's tests and stops after them. Kerberos
+ * settings are process-wide in Hadoop: a test class using this runs in a JVM of its own.
  */
-final class SecureCluster implements AutoCloseable {
-  private final Path dir;
-  private final MiniKdc kdc;
-  private final String principal;
-  private final String keytab;
-  private final String spnego;
+final class SecureCluster implements BeforeAllCallback, AfterAllCallback {
+  private Path dir;
+  private MiniKdc kdc;
+  private String principal;
+  private String keytab;
+  private String spnego;
   private String sslConfDir;
 
-  SecureCluster(Path dir) throws Exception {
-    this.dir = dir;
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    dir = Files.createTempDirectory("ec-repair-kdc");
     Properties kdcConf = MiniKdc.createConf();
     kdc = new MiniKdc(kdcConf, dir.toFile());
     kdc.start();
@@ -34,6 +41,11 @@ final class SecureCluster implements AutoCloseable {
     principal = "hdfs/localhost@" + kdc.getRealm();
     spnego = "HTTP/localhost@" + kdc.getRealm();
     keytab = keytabFile.getAbsolutePath();
+  }
+
+  /** A directory for the cluster's files, removed with the realm's. */
+  File dir(String name) {
+    return dir.resolve(name).toFile();
   }
 
   /** The settings of a cluster whose data transfer has SASL {@code protection}, logged in as its principal. */
@@ -62,11 +74,15 @@ final class SecureCluster implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    kdc.stop();
+  public void afterAll(ExtensionContext context) throws Exception {
+    ReadFaults.set(null);
+    if (kdc != null) {
+      kdc.stop();
+    }
     if (sslConfDir != null) {
       KeyStoreTestUtil.cleanupSSLConfig(dir.toString(), sslConfDir);
     }
     UserGroupInformation.reset();
+    FileUtil.fullyDelete(dir.toFile());
   }
 }

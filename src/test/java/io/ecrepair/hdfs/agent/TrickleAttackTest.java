@@ -55,9 +55,8 @@ class TrickleAttackTest {
       org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 11);
       c.awaitHealthy();
       DataNode helper = c.dataNode(c.holder(file, 0, 1));
-      InetSocketAddress agent = new InetSocketAddress("127.0.0.1", EcRepairDataNodePlugin.agentPort(helper));
-      LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
-          .getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE).get(0);
+      InetSocketAddress agent = HostileRequests.agentOf(helper);
+      LocatedStripedBlock group = HostileRequests.firstGroup(c, file);
       LocatedBlock internal = AgentFuzzTest.internalBlock(group, 1, c.k(), c.cell());
 
       try (Tricklers tricklers = new Tricklers(agent, TRICKLERS)) {
