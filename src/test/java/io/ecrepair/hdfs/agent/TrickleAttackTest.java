@@ -60,7 +60,7 @@ class TrickleAttackTest {
       LocatedBlock internal = AgentFuzzTest.internalBlock(group, 1, c.k(), c.cell());
 
       try (Tricklers tricklers = new Tricklers(agent, TRICKLERS)) {
-        Thread.sleep(4_000); // every trickler connected and sent a byte or two
+        tricklers.awaitRounds(1, 60_000); // every trickler connected and sent its first byte
         refusesAForgedOversizedRequest(agent, internal);
 
         long partsBefore = EcRepairDataNodePlugin.partsServed(helper);
@@ -68,15 +68,22 @@ class TrickleAttackTest {
         long t0 = System.nanoTime();
         List<TaskReport> reports = c.loseAndVerify(victim); // every internal block and the file, byte for byte
         double seconds = (System.nanoTime() - t0) / 1e9;
-        System.out.printf("the repair through the attacked agent took %.1f s; %d trickling connections cut%n",
-            seconds, tricklers.cut());
+        int roundsAfterRepair = tricklers.rounds();
+        tricklers.awaitRounds(roundsAfterRepair + 1, 60_000); // the tricklers look once more for what was cut
+        System.out.printf("the repair through the attacked agent took %.1f s; the agent cut %d arriving connections,"
+            + " the tricklers saw %d cut%n", seconds, arrivalsCut(helper), tricklers.cut());
         assertTrue(seconds < 60, "the repair took " + seconds + " s");
         assertTrue(reports.stream().anyMatch(r -> r.route().equals("parallel")), "a parallel repair ran: " + reports);
         assertTrue(EcRepairDataNodePlugin.partsServed(helper) > partsBefore,
             "the helper's agent ran its part of the repair while the tricklers were connected");
-        assertTrue(tricklers.cut() > 0, "the agent cut trickling connections");
+        assertTrue(arrivalsCut(helper) > 0, "the agent cut trickling connections");
+        assertTrue(tricklers.cut() > 0, "the tricklers saw their connections cut");
       }
     }
+  }
+
+  private static long arrivalsCut(DataNode dn) {
+    return EcRepairDataNodePlugin.metrics(dn).getOrDefault("AgentArrivalsCut", 0L);
   }
 
   /**
@@ -126,6 +133,7 @@ class TrickleAttackTest {
     private final InetSocketAddress agent;
     private final Socket[] sockets;
     private final AtomicInteger cut = new AtomicInteger();
+    private final AtomicInteger rounds = new AtomicInteger();
     private final Thread thread;
     private volatile boolean done;
 
@@ -157,6 +165,10 @@ class TrickleAttackTest {
             sockets[i] = null;
           }
         }
+        synchronized (rounds) {
+          rounds.incrementAndGet();
+          rounds.notifyAll();
+        }
         try {
           Thread.sleep(3_000);
         } catch (InterruptedException e) {
@@ -178,6 +190,24 @@ class TrickleAttackTest {
 
     int cut() {
       return cut.get();
+    }
+
+    int rounds() {
+      return rounds.get();
+    }
+
+    /** Waits until the tricklers went through all their connections {@code n} times. */
+    void awaitRounds(int n, long timeoutMillis) throws InterruptedException {
+      long end = System.currentTimeMillis() + timeoutMillis;
+      synchronized (rounds) {
+        while (rounds.get() < n) {
+          long left = end - System.currentTimeMillis();
+          if (left <= 0) {
+            throw new AssertionError("the tricklers did only " + rounds.get() + " of " + n + " rounds");
+          }
+          rounds.wait(left);
+        }
+      }
     }
 
     private static void closeQuietly(Socket s) {
