@@ -3,6 +3,8 @@ package io.ecrepair.hdfs.client;
 import io.ecrepair.hdfs.NodeCosts;
 import java.io.IOException;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileChecksum;
+import org.apache.hadoop.fs.Options.ChecksumCombineMode;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileSystemLinkResolver;
 import org.apache.hadoop.fs.GlobalStorageStatistics;
@@ -21,7 +23,8 @@ import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
  * HDFS's {@link DistributedFileSystem} with transparent degraded reads for hadoop-ec-repair's
  * policies (Clay, Butterfly, LRC): select it with {@code fs.hdfs.impl} (conf/core-site.ec-repair.xml).
  *
- * <p>Only opening a file changes, and only for files whose erasure-coding policy is ours: they
+ * <p>Opening a file and its checksum change (the checksum stays right while blocks are lost,
+ * {@link StripedFileChecksum}), and only for files whose erasure-coding policy is ours: they
  * get an {@link EcRepairStripedInputStream}, HDFS's striped stream whose reads of cells on an
  * unreadable internal block are rebuilt with the code's cheapest repair ({@link DegradedReader})
  * instead of HDFS's decoder: first by the helpers' repair agents with this client as the
@@ -77,6 +80,36 @@ public class EcRepairDistributedFileSystem extends DistributedFileSystem {
         s -> new DegradedReader(s, costs, agents)));
   }
 
+  @Override
+  public FileChecksum getFileChecksum(Path f) throws IOException {
+    return getFileChecksum(f, Long.MAX_VALUE);
+  }
+
+  /**
+   * HDFS's file checksum; for files under our policies computed so that it stays the healthy
+   * file's while internal blocks are lost ({@link StripedFileChecksum}).
+   */
+  @Override
+  public FileChecksum getFileChecksum(Path f, long length) throws IOException {
+    statistics.incrementReadOps(1);
+    opsCounter().incrementOpCounter(OpType.GET_FILE_CHECKSUM);
+    Path absF = fixRelativePart(f);
+    return new FileSystemLinkResolver<FileChecksum>() {
+      @Override
+      public FileChecksum doCall(Path p) throws IOException {
+        String src = pathName(p);
+        ChecksumCombineMode mode = getClient().getConf().getChecksumCombineMode();
+        FileChecksum ours = new StripedFileChecksum(getClient()).compute(src, length, mode, () -> open(p));
+        return ours != null ? ours : getClient().getFileChecksumWithCombineMode(src, length);
+      }
+
+      @Override
+      public FileChecksum next(FileSystem fs, Path p) throws IOException {
+        return fs.getFileChecksum(p, length);
+      }
+    }.resolve(this, absF);
+  }
+
   /**
    * Our policies always; Hadoop's RS too when DataNodes' costs may differ (only our reader weighs
    * them) or the repair agents can send a lost block's cells (HDFS's reader fetches k cells per lost one).
@@ -97,9 +130,12 @@ public class EcRepairDistributedFileSystem extends DistributedFileSystem {
 
   private void countOpen() {
     statistics.incrementReadOps(1);
-    // The instance DistributedFileSystem registered at initialize (its own field is private).
-    ((DFSOpsCountStatistics) GlobalStorageStatistics.INSTANCE.get(DFSOpsCountStatistics.NAME))
-        .incrementOpCounter(OpType.OPEN);
+    opsCounter().incrementOpCounter(OpType.OPEN);
+  }
+
+  /** The instance DistributedFileSystem registered at initialize (its own field is private). */
+  private static DFSOpsCountStatistics opsCounter() {
+    return (DFSOpsCountStatistics) GlobalStorageStatistics.INSTANCE.get(DFSOpsCountStatistics.NAME);
   }
 
   /** HDFS's wrapper (decryption for encryption zones, HdfsDataInputStream's accessors). */

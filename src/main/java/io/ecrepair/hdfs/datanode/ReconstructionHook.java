@@ -97,7 +97,9 @@ final class ReconstructionHook {
       LOG.error("ec-repair: could not read a reconstruction task; leaving it to HDFS", e);
       return task;
     }
-    LOG.info("ec-repair: taking over reconstruction {}", order);
+    int extra = ReconstructionOrder.extraTargets(task);
+    LOG.info("ec-repair: taking over reconstruction {}{}", order,
+        extra == 0 ? "" : " (" + extra + " more target(s) than missing blocks: not written to)");
     return new ReconstructionTask(ctx, order, ctx.xmitsCharged(order.xmits()));
   }
 }

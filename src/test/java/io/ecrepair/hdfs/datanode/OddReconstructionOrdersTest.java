@@ -1,0 +1,126 @@
+package io.ecrepair.hdfs.datanode;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.hdfs.task.TaskReport;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.protocol.BlockECReconstructionCommand.BlockECReconstructionInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reconstruction orders as a NameNode hands them out while DataNodes decommission or are busy
+ * (the cases of HDFS-14768, HDFS-15186 and HDFS-16566), given to a DataNode's
+ * ErasureCodingWorker as its heartbeat would: more targets than missing blocks, and a missing
+ * block the NameNode excludes because another task rebuilds it. The plugin rebuilds exactly the
+ * missing, not excluded blocks onto the first targets, byte for byte, writes nothing to the
+ * others, and gives back the xmits HDFS charged.
+ */
+class OddReconstructionOrdersTest {
+  private static final int CELL = 64 * 1024;
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void moreTargetsThanMissingBlocksRebuildOnlyTheMissingOne() throws Exception {
+    try (RepairCluster c = cluster()) {
+      org.apache.hadoop.fs.Path small = c.write("small", CELL + 99, 8); // data blocks 2 and 3 hold nothing
+      c.stop(c.holder(small, 0, 4));
+      // Two targets: HDFS allows as many as the group has blocks absent (4 and the empty 2 and 3).
+      order(c, small, new byte[0], 2, List.of(4));
+    }
+  }
+
+  @Test
+  void aBlockTheNameNodeExcludesIsNotRebuilt() throws Exception {
+    try (RepairCluster c = cluster()) {
+      org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL + 3 * CELL + 99, 7);
+      c.stop(c.holder(file, 0, 2), c.holder(file, 0, 3));
+      // Block 3 is excluded (another DataNode rebuilds it): the second target gets nothing.
+      order(c, file, new byte[] {3}, 2, List.of(2));
+    }
+  }
+
+  private RepairCluster cluster() throws java.io.IOException {
+    Configuration conf = new Configuration(false);
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 3600); // only our orders run
+    return new RepairCluster(tmp.resolve("dfs").toFile(), 9, "clay", 4, 2, CELL, 4, conf);
+  }
+
+  /**
+   * Sends the coordinator (the first target, as the NameNode does) an order to rebuild the
+   * group's missing blocks onto {@code targetCount} DataNodes holding none of the group, and
+   * checks that exactly {@code rebuilt} were written, to the first targets, equal to the originals.
+   */
+  private static void order(RepairCluster c, org.apache.hadoop.fs.Path file, byte[] excluded, int targetCount, List<Integer> rebuilt) throws Exception {
+    LocatedStripedBlock now = (LocatedStripedBlock) c.groups(file).get(0);
+    Set<String> holders = new HashSet<>();
+    for (DatanodeInfo d : now.getLocations()) {
+      holders.add(d.getXferAddr());
+    }
+    for (DatanodeInfo d : c.stopped) {
+      holders.add(d.getXferAddr());
+    }
+    List<DatanodeStorageInfo> targets = new ArrayList<>();
+    for (DataNode dn : c.cluster.getDataNodes()) {
+      if (!holders.contains(dn.getDatanodeId().getXferAddr()) && targets.size() < targetCount) {
+        targets.add(c.cluster.getNamesystem().getBlockManager().getDatanodeManager()
+            .getDatanode(dn.getDatanodeId()).getStorageInfos()[0]);
+      }
+    }
+    assertEquals(targetCount, targets.size(), "free DataNodes for the targets");
+    BlockECReconstructionInfo info = new BlockECReconstructionInfo(now.getBlock(), now.getLocations(),
+        targets.toArray(new DatanodeStorageInfo[0]), now.getBlockIndices(), excluded, c.policy);
+    DataNode coordinator = c.dataNode(targets.get(0).getDatanodeDescriptor());
+    ReconstructionLog.clear();
+    coordinator.getErasureCodingWorker().processErasureCodingTasks(List.of(info));
+
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (ReconstructionLog.reports().isEmpty() || !ReconstructionLog.running().isEmpty()) {
+      assertTrue(System.currentTimeMillis() < deadline, "the order was not carried out");
+      Thread.sleep(50);
+    }
+    List<TaskReport> reports = ReconstructionLog.reports();
+    assertEquals(1, reports.size(), reports.toString());
+    TaskReport report = reports.get(0);
+    assertTrue(report.succeeded(), report.toString());
+    assertEquals(rebuilt, Arrays.stream(report.lost()).boxed().toList(), "the blocks rebuilt");
+    while (coordinator.getXmitsInProgress() != 0) {
+      assertTrue(System.currentTimeMillis() < deadline, "xmits not given back: " + coordinator.getXmitsInProgress());
+      Thread.sleep(50);
+    }
+
+    String bpid = now.getBlock().getBlockPoolId();
+    for (int t = 0; t < targets.size(); t++) {
+      DataNode target = c.dataNode(targets.get(t).getDatanodeDescriptor());
+      for (int index = 0; index < c.policy.getNumDataUnits() + c.policy.getNumParityUnits(); index++) {
+        ExtendedBlock internal = c.internal(now, index);
+        boolean expected = t < rebuilt.size() && rebuilt.get(t) == index;
+        if (expected) {
+          assertArrayEquals(c.original.get(file + "/0/" + index), c.replica(targets.get(t).getDatanodeDescriptor(),
+              internal), "internal block " + index + " rebuilt on target " + t);
+        } else {
+          assertNull(target.getFSDataset().getStoredBlock(bpid, internal.getBlockId()),
+              "target " + t + " holds internal block " + index);
+        }
+      }
+    }
+  }
+}
