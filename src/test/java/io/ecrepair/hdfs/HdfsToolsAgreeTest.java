@@ -32,14 +32,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * HDFS's own tools agree with our codecs. {@code hdfs debug verifyEC} (3.3.6), with the setting the
- * README gives operators: it re-encodes each internal block's bytes in slices of
- * {@code dfs.datanode.ec.reconstruction.stripedread.buffer.size}, and a Clay or Butterfly
- * parity is defined per whole cell, so the slice must be the policy's cell size. Then every
- * shipped policy checks OK on healthy data and a byte changed on disk is reported. At HDFS's
- * default slice (64 KiB) it reports a mismatch on healthy Clay data, which the README warns of.
- * {@code hdfs ec -getPolicy / -listPolicies / -verifyClusterSetup} and {@code hdfs fsck} treat
- * our policies as HDFS's own.
+ * HDFS's own tools agree with our codecs. {@code hdfs debug verifyEC} (3.3.6) re-encodes each
+ * internal block's bytes in slices of {@code dfs.datanode.ec.reconstruction.stripedread.buffer.size},
+ * and a Clay or Butterfly parity is defined per whole cell, so the slice must be the policy's
+ * cell size: with the shipped hdfs-site.ec-repair.xml merged, verifyEC at its defaults checks
+ * every shipped policy of 1 MiB cells OK on healthy data, the 4 MiB-cell Butterfly with the slice
+ * the README gives on the command line, and a byte changed on disk is reported. Without the
+ * shipped setting (HDFS's 64 KiB slice) it reports a mismatch on healthy Clay data, which is why
+ * the setting ships. {@code hdfs ec -getPolicy / -listPolicies / -verifyClusterSetup} and
+ * {@code hdfs fsck} treat our policies as HDFS's own.
  */
 class HdfsToolsAgreeTest {
   @TempDir
@@ -63,6 +64,7 @@ class HdfsToolsAgreeTest {
       DistributedFileSystem fs = cluster.getFileSystem();
       fs.addErasureCodingPolicies(shipped.toArray(new ErasureCodingPolicy[0]));
       int vector = 0;
+      int atDefaults = 0;
       for (ErasureCodingPolicy p : shipped) {
         fs.enableErasureCodingPolicy(p.getName());
         org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/" + p.getName());
@@ -79,11 +81,15 @@ class HdfsToolsAgreeTest {
         }
         awaitReported(fs, file, data.length, p.getNumDataUnits() + p.getNumParityUnits());
         Configuration client = cluster.getConfiguration(0);
-        // The README's command: hdfs debug -D dfs.datanode.ec.reconstruction.stripedread.buffer.size=CELL verifyEC -file F
+        Configuration merged = withShippedSite(client);
+        // hdfs debug verifyEC -file F with the shipped settings; a cell other than theirs (1 MiB) on the
+        // command line, as the README says: hdfs debug -D dfs.datanode.ec.reconstruction.stripedread.buffer.size=CELL ...
         String atCell = DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_BUFFER_SIZE_KEY + "=" + cell;
-        Result ok = verifyEc(client, file, "-D", atCell);
+        boolean shippedSlice = cell == merged.getInt(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_BUFFER_SIZE_KEY, 0);
+        Result ok = shippedSlice ? verifyEc(merged, file) : verifyEc(merged, file, "-D", atCell);
         assertEquals(0, ok.code(), p.getName() + ": " + ok.output());
         assertTrue(ok.output().contains("All EC block group status: OK"), p.getName() + ": " + ok.output());
+        atDefaults += shippedSlice && cell > 64 * 1024 ? 1 : 0;
 
         // HDFS's other tools see our policies as they see their own.
         Result policy = tool(new ECAdmin(client), "-getPolicy", "-path", dir.toString());
@@ -96,7 +102,7 @@ class HdfsToolsAgreeTest {
         boolean isVector = !p.getCodecName().equals("rs") && !p.getCodecName().startsWith("lrc");
         if (isVector && cell > 64 * 1024) {
           vector++;
-          Result atDefault = verifyEc(client, file);
+          Result atDefault = verifyEc(client, file); // HDFS's 64 KiB, without the shipped settings
           assertNotEquals(0, atDefault.code(), p.getName() + " at HDFS's default 64 KiB slices: " + atDefault.output());
         }
 
@@ -109,7 +115,8 @@ class HdfsToolsAgreeTest {
         assertNotEquals(0, bad.code(), p.getName() + " with a changed byte: " + bad.output());
         assertTrue(bad.output().contains("Status: ERROR"), p.getName() + ": " + bad.output());
       }
-      assertTrue(vector >= 5, "the Clay and Butterfly policies were checked at the default slice too: " + vector);
+      assertTrue(vector >= 5, "the Clay and Butterfly policies were checked at HDFS's own slice too: " + vector);
+      assertEquals(10, atDefaults, "shipped policies of 1 MiB cells checked by verifyEC at the shipped settings");
       Configuration client = cluster.getConfiguration(0);
       Result list = tool(new ECAdmin(client), "-listPolicies");
       for (ErasureCodingPolicy p : shipped) {
@@ -132,6 +139,13 @@ class HdfsToolsAgreeTest {
   }
 
   record Result(int code, String output) {}
+
+  /** A client's configuration with conf/hdfs-site.ec-repair.xml merged, as the README has operators do. */
+  private static Configuration withShippedSite(Configuration client) {
+    Configuration c = new Configuration(client);
+    c.addResource(new org.apache.hadoop.fs.Path(Path.of("conf/hdfs-site.ec-repair.xml").toAbsolutePath().toUri()));
+    return c;
+  }
 
   /** Waits (30 s at most) until the NameNode heard of all n internal blocks of the file's group. */
   private static void awaitReported(DistributedFileSystem fs, org.apache.hadoop.fs.Path file, long length, int n)

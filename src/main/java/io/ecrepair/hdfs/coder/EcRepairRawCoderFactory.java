@@ -66,7 +66,8 @@ public abstract class EcRepairRawCoderFactory implements RawErasureCoderFactory 
         + "reconstructor decode partial cell ranges, which would give wrong bytes, so this decode is refused. "
         + "Reading such files with a lost block needs hadoop-ec-repair's client FileSystem "
         + "(fs.hdfs.impl=io.ecrepair.hdfs.client.EcRepairDistributedFileSystem in core-site.xml, jar on the client "
-        + "classpath); rebuilding them needs its DataNode plugin "
+        + "classpath; HttpFS takes it too); readers that use HDFS's own client inside a DataNode or gateway (WebHDFS, "
+        + "the NFS gateway) fail until the block is rebuilt, which needs its DataNode plugin "
         + "(dfs.datanode.plugins=io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin); see its README.";
   }
 

@@ -2,6 +2,7 @@ package org.apache.hadoop.io.erasurecode.rawcoder;
 
 import io.ecrepair.codes.ErasureCode;
 import io.ecrepair.codes.UndecodableException;
+import io.ecrepair.hdfs.coder.StockDecodeFailures;
 import java.io.IOException;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.io.erasurecode.ErasureCoderOptions;
@@ -35,8 +36,18 @@ public class EcRepairRawDecoder extends RawErasureDecoder {
 
   private void refuseIfVector() throws IOException {
     if (refusal != null) {
+      StockDecodeFailures.record(refusal);
       throw new IOException(refusal);
     }
+  }
+
+  /** An LRC loss the k blocks HDFS's reader picked cannot rebuild. */
+  private IOException undecodable(UndecodableException e) {
+    String why = e.getMessage() + ". HDFS's own readers decode from the first " + code.dataUnits()
+        + " internal blocks they reach; hadoop-ec-repair's client FileSystem (fs.hdfs.impl="
+        + "io.ecrepair.hdfs.client.EcRepairDistributedFileSystem) reads the blocks this loss needs";
+    StockDecodeFailures.record(why);
+    return new IOException(why, e); // HDFS's readers handle IOExceptions
   }
 
   @Override
@@ -46,7 +57,7 @@ public class EcRepairRawDecoder extends RawErasureDecoder {
       code.decode(state.inputs, EcRepairRawEncoder.positions(state.inputs), state.erasedIndexes,
           state.outputs, EcRepairRawEncoder.positions(state.outputs), state.decodeLength);
     } catch (UndecodableException e) {
-      throw new IOException(e.getMessage(), e); // HDFS's readers handle IOExceptions
+      throw undecodable(e);
     }
   }
 
@@ -57,7 +68,7 @@ public class EcRepairRawDecoder extends RawErasureDecoder {
       code.decode(EcRepairBuffers.wrap(state.inputs), state.inputOffsets, state.erasedIndexes,
           EcRepairBuffers.wrap(state.outputs), state.outputOffsets, state.decodeLength);
     } catch (UndecodableException e) {
-      throw new IOException(e.getMessage(), e);
+      throw undecodable(e);
     }
   }
 
