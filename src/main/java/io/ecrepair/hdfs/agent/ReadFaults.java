@@ -7,7 +7,8 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 
 /**
  * A fault-injection point for tests, like HDFS's DataNodeFaultInjector: called after each
- * range a helper delivered and before each frame a repair agent sends, it may throw to make that
+ * range a helper delivered, before a helper's bytes are copied into a row, and before each frame
+ * a repair agent sends, it may throw to make that
  * helper fail at a chosen point of a repair; called when a distributed repair's session opens,
  * it lets an attack test know what an observer of the wire would. Does nothing unless a test sets it.
  */
@@ -15,6 +16,14 @@ public final class ReadFaults {
   /** What a test injects. */
   public interface Hook {
     default void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException {
+    }
+
+    /**
+     * A reconstruction's reader of helper {@code source} is about to copy received bytes into
+     * its row buffer: a test may stall it here, where a reader that outlived its repair would
+     * write into a buffer it no longer owns.
+     */
+    default void beforeCellWrite(DatanodeInfo source) {
     }
 
     /**
@@ -48,6 +57,10 @@ public final class ReadFaults {
 
   public static void afterRange(DatanodeInfo source, int rangesDelivered) throws IOException {
     hook.afterRange(source, rangesDelivered);
+  }
+
+  public static void beforeCellWrite(DatanodeInfo source) {
+    hook.beforeCellWrite(source);
   }
 
   public static void sessionOpened(String datanode, long sessionHi, long sessionLo, NodePart part,

@@ -94,7 +94,9 @@ final class ParallelRepair {
     Map<Integer, long[]> traffic = new TreeMap<>();
     try {
       Map<Integer, PlanCoordinator.Helper> helpers = new TreeMap<>();
-      long need = alpha == 1 ? longestBlock(layout, groupLength, lost) : Long.MAX_VALUE;
+      // A scalar code's helpers need bytes up to the longest lost block; a vector code's, the
+      // whole cells of the rows rebuilt (a helper may hold a row more than the lost blocks).
+      long need = alpha == 1 ? longestBlock(layout, groupLength, lost) : (long) rows * cellSize;
       for (int node : parts.keySet()) {
         if (node != requestor) {
           helpers.put(node, helper(node, sources.get(node).peekFirst(), layout, groupLength, need));

@@ -13,6 +13,7 @@ import io.ecrepair.hdfs.agent.AgentLoads;
 import io.ecrepair.hdfs.agent.AgentRangeReader;
 import io.ecrepair.hdfs.agent.DataNodeConnector;
 import io.ecrepair.hdfs.agent.ReadFaults;
+import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.ChecksumFailures;
 import io.ecrepair.hdfs.transfer.FallbackRangeSource;
@@ -168,6 +169,9 @@ public final class ReconstructionTask implements Runnable {
 
   /** The whole repair; returns the bytes rebuilt. */
   private long execute() throws IOException, InterruptedException {
+    // HDFS's reconstructor calls this hook while it holds the task's xmits; Hadoop's own tests
+    // stall or fail tasks through it, and so they can ours.
+    DataNodeFaultInjector.get().stripedBlockReconstruction();
     CodeSpec spec = order.code();
     int k = spec.k();
     int n = spec.n();
@@ -574,6 +578,7 @@ public final class ReconstructionTask implements Runnable {
 
           @Override
           public void rebuilt(int r, RowLoop.Step step) throws IOException {
+            DataNodeFaultInjector.get().badDecoding(out); // where HDFS's tests corrupt decoded cells
             if (check != null) {
               check(r, check, step, checkOut, lost, outOf);
             }
@@ -793,6 +798,7 @@ public final class ReconstructionTask implements Runnable {
         advanceTo(r);
         int inCell = (int) (off % cellSize);
         int len = Math.min(src.remaining(), cellSize - inCell);
+        ReadFaults.beforeCellWrite(reader.source());
         cell.put(inCell, src, src.position(), len);
         src.position(src.position() + len);
         off += len;

@@ -8,19 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.hdfs.server.protocol.BlockECReconstructionCommand.BlockECReconstructionInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,39 +64,19 @@ class OddReconstructionOrdersTest {
    * group's missing blocks onto {@code targetCount} DataNodes holding none of the group, and
    * checks that exactly {@code rebuilt} were written, to the first targets, equal to the originals.
    */
-  private static void order(RepairCluster c, org.apache.hadoop.fs.Path file, byte[] excluded, int targetCount, List<Integer> rebuilt) throws Exception {
+  private static void order(RepairCluster c, org.apache.hadoop.fs.Path file, byte[] excluded, int targetCount,
+      List<Integer> rebuilt) throws Exception {
     LocatedStripedBlock now = (LocatedStripedBlock) c.groups(file).get(0);
-    Set<String> holders = new HashSet<>();
-    for (DatanodeInfo d : now.getLocations()) {
-      holders.add(d.getXferAddr());
-    }
-    for (DatanodeInfo d : c.stopped) {
-      holders.add(d.getXferAddr());
-    }
-    List<DatanodeStorageInfo> targets = new ArrayList<>();
-    for (DataNode dn : c.cluster.getDataNodes()) {
-      if (!holders.contains(dn.getDatanodeId().getXferAddr()) && targets.size() < targetCount) {
-        targets.add(c.cluster.getNamesystem().getBlockManager().getDatanodeManager()
-            .getDatanode(dn.getDatanodeId()).getStorageInfos()[0]);
-      }
-    }
+    List<DatanodeStorageInfo> targets = Orders.freeStorages(c, targetCount, now);
     assertEquals(targetCount, targets.size(), "free DataNodes for the targets");
-    BlockECReconstructionInfo info = new BlockECReconstructionInfo(now.getBlock(), now.getLocations(),
-        targets.toArray(new DatanodeStorageInfo[0]), now.getBlockIndices(), excluded, c.policy);
     DataNode coordinator = c.dataNode(targets.get(0).getDatanodeDescriptor());
     ReconstructionLog.clear();
-    coordinator.getErasureCodingWorker().processErasureCodingTasks(List.of(info));
-
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (ReconstructionLog.reports().isEmpty() || !ReconstructionLog.running().isEmpty()) {
-      assertTrue(System.currentTimeMillis() < deadline, "the order was not carried out");
-      Thread.sleep(50);
-    }
-    List<TaskReport> reports = ReconstructionLog.reports();
-    assertEquals(1, reports.size(), reports.toString());
-    TaskReport report = reports.get(0);
+    Orders.send(c, coordinator, now, excluded, targets);
+    TaskReport report = Orders.awaitReport(now.getBlock().getBlockId());
+    assertEquals(1, ReconstructionLog.reports().size(), ReconstructionLog.reports().toString());
     assertTrue(report.succeeded(), report.toString());
     assertEquals(rebuilt, Arrays.stream(report.lost()).boxed().toList(), "the blocks rebuilt");
+    long deadline = System.currentTimeMillis() + 10_000;
     while (coordinator.getXmitsInProgress() != 0) {
       assertTrue(System.currentTimeMillis() < deadline, "xmits not given back: " + coordinator.getXmitsInProgress());
       Thread.sleep(50);
