@@ -74,6 +74,7 @@ prop() { printf '  <property><name>%s</name><value>%s</value></property>\n' "$1"
 write_conf() {  # write_conf NODE IP
   local node=$1 ip=$2 dir=$STATE/conf/$1
   mkdir -p "$dir" "$STATE/data/$node"
+  [[ -e $STATE/conf/exclude ]] || : > "$STATE/conf/exclude"
   {
     echo '<?xml version="1.0"?><configuration>'
     prop fs.defaultFS "hdfs://$NN_IP:8020"
@@ -109,6 +110,10 @@ write_conf() {  # write_conf NODE IP
     prop dfs.namenode.replication.max-streams-hard-limit 128
     # pending.timeout-sec stays at its 300 s default: a slow-link task must not be scheduled twice
     prop dfs.namenode.redundancy.considerLoad false
+    # Decommissioning (bench cluster --decommission): the exclude file -refreshNodes re-reads,
+    # and the admin monitor checks progress every second (30 s by default).
+    prop dfs.hosts.exclude "$STATE/conf/exclude"
+    prop dfs.namenode.decommission.interval 1
     prop dfs.block.placement.ec.classname io.ecrepair.hdfs.namenode.CombinedLocalityPlacementPolicy
     prop dfs.namenode.plugins io.ecrepair.hdfs.namenode.EcRepairNameNodePlugin
     # the benchmark's LRC scenarios with +hdfs-placement write here, to compare HDFS's placement

@@ -88,6 +88,11 @@ final class ClusterBenchCommand implements Callable<Integer> {
       + "cluster against one healthy block read).")
   boolean noSingleBlock;
 
+  @Option(names = "--decommission", description = "Also decommission, per scenario, the DataNode holding the most "
+      + "blocks of a freshly written file (its address in the NameNode's exclude file, then -refreshNodes), time it "
+      + "until the NameNode reports it decommissioned, verify every block it held, and put it back in service.")
+  boolean decommission;
+
   @Option(names = "--policy-file", description = "Policies to add (default: the shipped conf/user_ec_policies.xml).")
   Path policyFile;
 
@@ -124,7 +129,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
     String scenarioList = scenarios != null ? String.join(",", scenarios)
         : slowNodes > 0 ? Scenario.SLOW_DEFAULTS : racks > 0 ? Scenario.RACK_DEFAULTS : Scenario.DEFAULTS;
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster, Scenario.parseList(scenarioList), groups, warmupGroups == null ? groups : warmupGroups,
-        !noDegradedRead, !noSingleBlock && slowNodes == 0,
+        !noDegradedRead, !noSingleBlock && slowNodes == 0, decommission,
         policyFile != null ? policyFile.toAbsolutePath() : ShippedPolicies.defaultPolicyFile(), script(),
         state != null ? state.toAbsolutePath()
             : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-cluster-" + ProcessHandle.current().pid()),
@@ -191,6 +196,12 @@ final class ClusterBenchCommand implements Callable<Integer> {
             + "):");
         print(out, r.singles());
       }
+      if (!report.decommissions().isEmpty()) {
+        out.println();
+        out.println("Decommissioning the DataNode holding the most blocks of a fresh file (seconds from -refreshNodes "
+            + "until the NameNode reports it decommissioned; HDFS copies its blocks, x RS = time / stock RS-10-4's):");
+        print(out, r.decommissions());
+      }
       if (!report.reads().isEmpty()) {
         out.println();
         out.println("Degraded read of one whole lost data block (or of the whole group, every read spanning the lost "
@@ -211,7 +222,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
     }
     boolean verified = report.recoveries().stream().allMatch(x -> x.verified())
         && report.reads().stream().allMatch(x -> x.verified())
-        && report.singles().stream().allMatch(x -> x.verified());
+        && report.singles().stream().allMatch(x -> x.verified())
+        && report.decommissions().stream().allMatch(x -> x.verified());
     if (!verified) {
       err.println("bench cluster: a rebuilt block or a degraded read did not match the original data");
     }

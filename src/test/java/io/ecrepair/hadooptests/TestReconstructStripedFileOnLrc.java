@@ -1,55 +1,14 @@
 package io.ecrepair.hadooptests;
 
-import org.apache.hadoop.hdfs.TestReconstructStripedFile;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
-import org.junit.Test;
 
-/** Hadoop 3.3.6's TestReconstructStripedFile on LRC-L2-4-3-64k, the DataNodes running the plugin and its agents. */
-public class TestReconstructStripedFileOnLrc extends TestReconstructStripedFile {
+/**
+ * Hadoop 3.3.6's TestReconstructStripedFile on LRC-L2-4-3-64k, the DataNodes running the plugin
+ * and its agents (repair chains); the same methods as on Clay do not fit, for the same reasons.
+ */
+public class TestReconstructStripedFileOnLrc extends TestReconstructStripedFileOnClay {
   @Override
   public ErasureCodingPolicy getEcPolicy() {
     return TestPolicies.named(TestPolicies.LRC);
-  }
-
-  @Override
-  @Test
-  public void testTimeoutReadBlockInReconstruction() {
-    Unfit.skip(Unfit.STOCK_READER_HOOKS);
-  }
-
-  @Override
-  @Test
-  public void testAbnormallyCloseDoesNotWriteBufferAgain() {
-    Unfit.skip(Unfit.STOCK_READER_HOOKS);
-  }
-
-  @Override
-  @Test
-  public void testRecoverAllParityBlocks() {
-    Unfit.skip(Unfit.CORRUPTION_FOUND_BY_READING);
-  }
-
-  @Override
-  @Test
-  public void testRecoverAllDataBlocks() {
-    Unfit.skip(Unfit.CORRUPTION_FOUND_BY_READING);
-  }
-
-  @Override
-  @Test
-  public void testRecoverAllDataBlocks1() {
-    Unfit.skip(Unfit.CORRUPTION_FOUND_BY_READING);
-  }
-
-  @Override
-  @Test
-  public void testRecoverAnyBlocks() {
-    Unfit.skip(Unfit.CORRUPTION_FOUND_BY_READING);
-  }
-
-  @Override
-  @Test
-  public void testRecoverAnyBlocks1() {
-    Unfit.skip(Unfit.CORRUPTION_FOUND_BY_READING);
   }
 }

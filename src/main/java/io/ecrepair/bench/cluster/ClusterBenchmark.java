@@ -29,8 +29,8 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
 public final class ClusterBenchmark {
   /** Everything a run needs. */
   public record Settings(ClusterOptions cluster, List<Scenario> scenarios, int groups, int warmupGroups,
-                         boolean degradedReads, boolean singleBlock, Path policyFile, Path script, Path stateDir,
-                         long timeoutMs) {
+                         boolean degradedReads, boolean singleBlock, boolean decommission, Path policyFile,
+                         Path script, Path stateDir, long timeoutMs) {
     public Settings {
       if (groups < 1 || groups > 1000) {
         throw new IllegalArgumentException("--groups must be between 1 and 1000");
@@ -55,7 +55,8 @@ public final class ClusterBenchmark {
 
   /** What a run measured, plus what it could not measure and why. */
   public record Report(Settings settings, List<FullNodeRecovery.Result> recoveries, List<DegradedRead.Result> reads,
-                       List<SingleBlockRace.Result> singles, List<String> notes, List<Bars.Bar> bars) {}
+                       List<SingleBlockRace.Result> singles, List<DecommissionRace.Result> decommissions,
+                       List<String> notes, List<Bars.Bar> bars) {}
 
   private final Settings settings;
   private final Consumer<String> progress;
@@ -71,6 +72,7 @@ public final class ClusterBenchmark {
     List<FullNodeRecovery.Result> recoveries = new ArrayList<>();
     List<DegradedRead.Result> reads = new ArrayList<>();
     List<SingleBlockRace.Result> singles = new ArrayList<>();
+    List<DecommissionRace.Result> decommissions = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     try (ClusterHandle cluster = ClusterHandle.start(settings.script(), settings.stateDir(), settings.cluster(),
         progress);
@@ -79,6 +81,7 @@ public final class ClusterBenchmark {
       FullNodeRecovery recovery = new FullNodeRecovery(cluster, fs, progress, settings.timeoutMs());
       DegradedRead degraded = new DegradedRead(cluster, fs, progress, settings.timeoutMs());
       SingleBlockRace race = new SingleBlockRace(recovery, degraded, progress);
+      DecommissionRace leave = new DecommissionRace(cluster, fs, recovery, progress, settings.timeoutMs());
       boolean ourClient = DegradedRead.ourClientPresent();
       if (settings.degradedReads() && !ourClient) {
         notes.add("hadoop-ec-repair's client FileSystem (" + DegradedReadProbe.ECREPAIR_FS + ") is not in this build: "
@@ -141,13 +144,23 @@ public final class ClusterBenchmark {
           }
           singles.add(one);
         }
+        if (settings.decommission()) {
+          DecommissionRace.Result d = leave.run(s.name(), policy, settings.groups(), settings.cluster().blockSize(),
+              seed++, written);
+          if (!d.verified()) {
+            throw new IOException(s.name() + ": a block of the decommissioned DataNode was not copied right (logs: "
+                + settings.stateDir() + ")");
+          }
+          decommissions.add(d);
+        }
         if (settings.degradedReads() && readDone.add(s.policy())) {
           reads.addAll(slowCosts.isEmpty() ? degradedReads(degraded, s, policy, seed++, ourClient, notes)
               : costModelReads(degraded, s, policy, seed++, ourClient, notes));
         }
       }
     }
-    return new Report(settings, recoveries, reads, singles, notes, Bars.check(recoveries, reads, singles));
+    return new Report(settings, recoveries, reads, singles, decommissions, notes,
+        Bars.check(recoveries, reads, singles));
   }
 
   /**

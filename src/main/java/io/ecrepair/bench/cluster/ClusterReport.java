@@ -57,6 +57,18 @@ public final class ClusterReport {
     return new Rows(header, rows);
   }
 
+  /** The decommissionings: one DataNode leaving per scenario, beside stock RS-10-4's. */
+  public Rows decommissions() {
+    DecommissionRace.Result rs = report.decommissions().stream()
+        .filter(d -> d.policy().startsWith("RS-10-4-") && !d.scenario().endsWith("+plugin")).findFirst().orElse(null);
+    List<List<String>> rows = new ArrayList<>();
+    for (DecommissionRace.Result d : report.decommissions()) {
+      rows.add(List.of(d.scenario(), d.node(), Integer.toString(d.blocks()), f1(d.seconds()),
+          rs == null ? "-" : f2(d.seconds() / rs.seconds()) + "x", d.verified() ? "yes" : "NO"));
+    }
+    return new Rows(List.of("scenario", "decommissioned", "blocks", "seconds", "x RS", "verified"), rows);
+  }
+
   /** The single-block races: one block rebuilt on an idle cluster against one healthy block read. */
   public Rows singles() {
     List<List<String>> rows = new ArrayList<>();
@@ -214,6 +226,17 @@ public final class ClusterReport {
         m.put("placement", r.placement());
         m.put("crossRackBlocksPerRebuiltBlock", r.crossRackBlocks());
       }
+      results.add(m);
+    }
+    for (DecommissionRace.Result d : report.decommissions()) {
+      Map<String, Object> m = common(d.policy(), "decommission", "hdfs-stock");
+      m.put("mbPerSec", d.blocks() * (double) d.blockBytes() / d.seconds() / 1e6);
+      m.put("scenario", d.scenario());
+      m.put("datanode", d.node());
+      m.put("blocks", d.blocks());
+      m.put("blockBytes", d.blockBytes());
+      m.put("seconds", d.seconds());
+      m.put("verified", d.verified());
       results.add(m);
     }
     List<Object> bars = new ArrayList<>();

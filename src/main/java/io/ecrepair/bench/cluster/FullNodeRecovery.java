@@ -128,21 +128,8 @@ public final class FullNodeRecovery {
     spared.forEach(name -> sparedIps.add(cluster.node(name).ip()));
     Node victim = cluster.dataNodeAt(victimIndex >= 0 ? holder(before.get(0), victimIndex)
         : mostLoaded(before, sparedIps));
-    Map<String, String> originals = new LinkedHashMap<>();
     List<int[]> lost = new ArrayList<>();
-    for (int g = 0; g < before.size(); g++) {
-      LocatedStripedBlock group = before.get(g);
-      for (int j = 0; j < group.getBlockIndices().length; j++) {
-        if (group.getLocations()[j].getIpAddr().equals(victim.ip())) {
-          int index = group.getBlockIndices()[j];
-          long id = group.getBlock().getBlockId() + index;
-          java.nio.file.Path f = ReplicaFiles.find(cluster.dataDir(victim.name()), id)
-              .orElseThrow(() -> new IOException("no replica file blk_" + id + " on " + victim.name()));
-          originals.put(g + "/" + index, ReplicaFiles.digest(f));
-          lost.add(new int[] {g, index});
-        }
-      }
-    }
+    Map<String, String> originals = replicasOn(victim, before, lost);
     progress.accept(scenario + ": flushing the written file to disk");
     cluster.settleWrites();
     try {
@@ -353,7 +340,30 @@ public final class FullNodeRecovery {
    * Every listed replica of each lost index is compared with the original; one that vanished
    * meanwhile (an excess copy the NameNode deleted) is skipped, a different one fails.
    */
-  private List<LostBlock> verify(List<LocatedStripedBlock> after, List<int[]> lost, Map<String, String> originals,
+  /**
+   * The internal blocks {@code victim} holds: each {group, index} added to {@code held}, and
+   * the digest of each replica by "group/index".
+   */
+  Map<String, String> replicasOn(Node victim, List<LocatedStripedBlock> groups, List<int[]> held) throws IOException {
+    Map<String, String> digests = new LinkedHashMap<>();
+    for (int g = 0; g < groups.size(); g++) {
+      LocatedStripedBlock group = groups.get(g);
+      for (int j = 0; j < group.getBlockIndices().length; j++) {
+        if (group.getLocations()[j].getIpAddr().equals(victim.ip())) {
+          int index = group.getBlockIndices()[j];
+          long id = group.getBlock().getBlockId() + index;
+          java.nio.file.Path f = ReplicaFiles.find(cluster.dataDir(victim.name()), id)
+              .orElseThrow(() -> new IOException("no replica file blk_" + id + " on " + victim.name()));
+          digests.put(g + "/" + index, ReplicaFiles.digest(f));
+          held.add(new int[] {g, index});
+        }
+      }
+    }
+    return digests;
+  }
+
+  /** Each lost {group, index}: its copy on a node other than the victim, compared with the original's digest. */
+  List<LostBlock> verify(List<LocatedStripedBlock> after, List<int[]> lost, Map<String, String> originals,
                                  Node victim) throws IOException {
     List<LostBlock> out = new ArrayList<>();
     for (int[] l : lost) {

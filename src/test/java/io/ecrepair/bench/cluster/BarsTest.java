@@ -197,11 +197,11 @@ class BarsTest {
     FullNodeRecovery.Result r = recovery("CLAY-10-4-1024k", "CLAY-10-4-1024k", 10, 3.3, 3.25, 1, 1);
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(
         new ClusterOptions(17, 0, 100, 50, 100, 16L << 20, "512m", Map.of()),
-        Scenario.parseList("CLAY-10-4-1024k"), 20, 20, true, true, java.nio.file.Path.of("p.xml"),
+        Scenario.parseList("CLAY-10-4-1024k"), 20, 20, true, true, false, java.nio.file.Path.of("p.xml"),
         java.nio.file.Path.of("cluster.sh"), java.nio.file.Path.of("/tmp/x"), 1000);
     SingleBlockRace.Result one = single("CLAY-10-4-1024k", "pararc", 2.0, 1.5, 1.05);
     ClusterBenchmark.Report report = new ClusterBenchmark.Report(settings, List.of(r),
-        List.of(read("RS-10-4-1024k", "stock", 14)), List.of(one), List.of("a note"),
+        List.of(read("RS-10-4-1024k", "stock", 14)), List.of(one), List.of(), List.of("a note"),
         Bars.check(List.of(r), List.of(), List.of(one)));
     var json = new ObjectMapper().valueToTree(new ClusterReport(report).json(List.of()));
     var first = json.path("results").get(0);

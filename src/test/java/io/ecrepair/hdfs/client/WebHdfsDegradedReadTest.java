@@ -48,12 +48,12 @@ class WebHdfsDegradedReadTest {
       FileSystem web = WebHdfsTestUtil.getWebHdfsFileSystem(c.conf, WebHdfsConstants.WEBHDFS_SCHEME);
       assertArrayEquals(clayData, readAll(web, clayFile), "a healthy Clay file over WebHDFS");
 
-      // LRC data block 0: the first k blocks HDFS's reader reaches hold its local parity.
+      // LRC data block 0 alone: the first k blocks HDFS's reader reaches hold its local parity.
       c.stopAndForget(c.holder(lrcFile, 0, 0));
+      assertArrayEquals(lrcData, readAll(web, lrcFile), "an LRC file with data block 0 lost, over WebHDFS");
       if (c.located(clayFile, 0).contains(1)) { // unless that DataNode held it too
         c.stopAndForget(c.holder(clayFile, 0, 1));
       }
-      assertArrayEquals(lrcData, readAll(web, lrcFile), "an LRC file with data block 0 lost, over WebHDFS");
 
       long failuresBefore = StockDecodeFailures.count();
       assertThrows(IOException.class, () -> readAll(web, clayFile), "a Clay read with a lost block over WebHDFS");
