@@ -2,6 +2,7 @@ package io.ecrepair.bench.cluster;
 
 import io.ecrepair.harness.PatternData;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -51,5 +52,47 @@ final class BenchFiles {
       }
       Thread.sleep(100);
     }
+  }
+
+  /**
+   * The DataNodes that hold replicas of two internal blocks of one group of {@code groups}, as
+   * "node: group g indices [i, j]"; empty when none does. It happens when the NameNode schedules
+   * a reconstruction of a just-written group before every incremental block report came in, and
+   * the rebuilt block lands on a node that holds another block of the group: Hadoop 3.3.6 tracks
+   * one internal block of a group per DataNode (HDFS-17047), so a later loss of the untracked one
+   * is scheduled onto that node again and fails there until the pending timeout (300 s).
+   */
+  static List<String> nodesHoldingTwo(ClusterHandle cluster, List<LocatedStripedBlock> groups, int n)
+      throws IOException {
+    java.util.Map<Long, List<String>> holders = new java.util.HashMap<>();
+    for (ClusterHandle.Node node : cluster.dataNodes()) {
+      java.nio.file.Path dir = cluster.dataDir(node.name());
+      if (!java.nio.file.Files.isDirectory(dir)) {
+        continue;
+      }
+      try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(dir)) {
+        walk.filter(f -> f.toString().contains("/finalized/")).map(f -> f.getFileName().toString())
+            .filter(name -> name.startsWith("blk_") && !name.endsWith(".meta"))
+            .forEach(name -> holders.computeIfAbsent(Long.parseLong(name.substring(4)), id -> new ArrayList<>())
+                .add(node.name()));
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (int g = 0; g < groups.size(); g++) {
+      long id = groups.get(g).getBlock().getBlockId();
+      java.util.Map<String, List<Integer>> byNode = new java.util.TreeMap<>();
+      for (int i = 0; i < n; i++) {
+        for (String node : holders.getOrDefault(id + i, List.of())) {
+          byNode.computeIfAbsent(node, x -> new ArrayList<>()).add(i);
+        }
+      }
+      final int group = g;
+      byNode.forEach((node, indices) -> {
+        if (indices.size() > 1) {
+          out.add(node + ": group " + group + " indices " + indices);
+        }
+      });
+    }
+    return out;
   }
 }
