@@ -18,7 +18,8 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,8 +36,9 @@ class HelperStallTest {
   @TempDir
   Path tmp;
 
-  @Test
-  void aStalledHelperReadDoesNotWriteIntoTheNextRepair() throws Exception {
+  @ParameterizedTest(name = "{0}({1},{2})")
+  @CsvSource({"clay, 4, 2", "lrc-l2, 4, 3"})
+  void aStalledHelperReadDoesNotWriteIntoTheNextRepair(String codec, int k, int m) throws Exception {
     Configuration conf = new Configuration(false);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 3600); // only our orders run
     conf.setInt(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_KEY, 1000);
@@ -44,9 +46,9 @@ class HelperStallTest {
     conf.setLong(DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_READ_BANDWIDTHPERSEC_KEY, 1 << 20);
     conf.setBoolean(DataNodeKeys.PARALLEL_KEY, false); // the coordinator reads every helper itself
     ReconstructionLog.clear();
-    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 13, "clay", 4, 2, CELL, 8, conf)) {
-      org.apache.hadoop.fs.Path a = c.write("a", 4 * 8 * CELL, 1);
-      org.apache.hadoop.fs.Path b = c.write("b", 4 * 8 * CELL, 2);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 2 * (k + m) + 1, codec, k, m, CELL, 8, conf)) {
+      org.apache.hadoop.fs.Path a = c.write("a", k * 8 * CELL, 1);
+      org.apache.hadoop.fs.Path b = c.write("b", k * 8 * CELL, 2);
       LocatedStripedBlock groupA = (LocatedStripedBlock) c.groups(a).get(0);
       LocatedStripedBlock groupB = (LocatedStripedBlock) c.groups(b).get(0);
       List<DatanodeStorageInfo> target = Orders.freeStorages(c, 1, groupA, groupB);
@@ -90,9 +92,10 @@ class HelperStallTest {
       } finally {
         ReadFaults.set(null);
       }
-      DatanodeInfo t = target.get(0).getDatanodeDescriptor();
-      assertArrayEquals(c.original.get(a + "/0/0"), c.replica(t, c.internal(groupA, 0)), "block 0 of the first group");
-      assertArrayEquals(c.original.get(b + "/0/0"), c.replica(t, c.internal(groupB, 0)), "block 0 of the second group");
+      assertArrayEquals(c.original.get(a + "/0/0"), Orders.awaitRebuilt(c, groupA, 0, target),
+          "block 0 of the first group");
+      assertArrayEquals(c.original.get(b + "/0/0"), Orders.awaitRebuilt(c, groupB, 0, target),
+          "block 0 of the second group");
     }
   }
 }

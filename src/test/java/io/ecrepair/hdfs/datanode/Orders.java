@@ -81,4 +81,23 @@ final class Orders {
       Thread.sleep(20);
     }
   }
+
+  /**
+   * The replica of block {@code index} that one of {@code targets} holds once finalized (30 s at
+   * most; a target finalizes after the task's last packet, as with HDFS's own tasks), or null.
+   */
+  static byte[] awaitRebuilt(RepairCluster c, LocatedStripedBlock group, int index,
+                             List<DatanodeStorageInfo> targets) throws IOException, InterruptedException {
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (System.currentTimeMillis() < deadline) {
+      for (DatanodeStorageInfo t : targets) {
+        DatanodeInfo node = t.getDatanodeDescriptor();
+        if (c.dataNode(node).getFSDataset().isValidBlock(c.internal(group, index))) {
+          return c.replica(node, c.internal(group, index));
+        }
+      }
+      Thread.sleep(20);
+    }
+    return null;
+  }
 }
