@@ -27,6 +27,10 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 DIST=${EC_REPAIR_DIST:-$ROOT/hadoop-ec-repair}
+# NameNode and DataNodes get what a real cluster's get (conf/hadoop-env.ec-repair.sh): the plugin
+# jar and Hadoop. The client's Java mains (the degraded-read probe) also need the tools jar.
+DAEMON_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop/*"
+CLIENT_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop-ec-repair-tools.jar:$DIST/lib/*:$DIST/lib/hadoop/*"
 
 die() { echo "cluster.sh: $*" >&2; exit 2; }
 say() { echo "cluster: $*" >&2; }
@@ -153,7 +157,7 @@ LOG
 start_jvm() {  # start_jvm NODE MAINCLASS [ARGS...]: in NODE's namespace, pid recorded
   local node=$1 main=$2; shift 2
   local ns; ns=$(node_field "$node" 2)
-  local cp="$STATE/conf/$node:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*"
+  local cp="$STATE/conf/$node:$DAEMON_CP"
   # EC_REPAIR_CLUSTER_JVM_OPTS: extra JVM flags for every node (e.g. for profiling).
   # shellcheck disable=SC2086
   setsid ip netns exec "$ns" java -Xmx${JVM_HEAP} -XX:+UseSerialGC ${EC_REPAIR_CLUSTER_JVM_OPTS:-} \
@@ -256,7 +260,7 @@ cmd_up() {
   done
   CLIENT_RATE=${CLIENT_RATE:-$RATE}
   [[ $(id -u) == 0 ]] || die "needs root (network namespaces, tc)"
-  [[ -f $DIST/lib/hadoop-ec-repair.jar && -d $DIST/lib/hadoop ]] || die "no build in $DIST (run mvn -DskipTests package)"
+  [[ -f $DIST/lib/hadoop-ec-repair.jar && -f $DIST/lib/hadoop-ec-repair-tools.jar && -d $DIST/lib/hadoop ]] || die "no build in $DIST (run mvn -DskipTests package)"
   [[ $DATANODES -ge 1 && $DATANODES -le 200 ]] || die "--datanodes must be 1..200"
   [[ -e $STATE/env ]] && die "$STATE already holds a cluster"
   mkdir -p "$STATE/pids" "$STATE/logs" "$STATE/conf" "$STATE/data"
@@ -321,7 +325,7 @@ cmd_up() {
   [[ -n $SLOW ]] && say "slow DataNodes: dn${SLOW//,/, dn} at ${SLOW_RATE} Mbit/s up and down"
   say "network: $DATANODES DataNodes at ${RATE} Mbit/s up and down (tbf), client ${CLIENT_RATE} Mbit/s, racks $RACKS$([[ $RACKS -gt 0 ]] && echo " behind a ${RACK_RATE} Mbit/s gateway"), subnet 10.$x.0.0/16"
   say "NameNode timing: heartbeat 1 s, recheck 500 ms (dead after 11 s), redundancy monitor every 1 s, max-streams 64, work multiplier 32, pending timeout 300 s"
-  ip netns exec "$pre-nn" java -Xmx${JVM_HEAP} -cp "$STATE/conf/nn:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*" \
+  ip netns exec "$pre-nn" java -Xmx${JVM_HEAP} -cp "$STATE/conf/nn:$DAEMON_CP" \
     -Dlog4j.configuration="file:$STATE/conf/nn/log4j.properties" -Djava.net.preferIPv4Stack=true \
     org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive >> "$STATE/logs/nn-format.out" 2>&1 \
     || die "NameNode format failed (log: $STATE/logs/nn.log)"
@@ -432,7 +436,7 @@ case $cmd in
   java) load_state; node=$1; main=$2; shift 2
     exec ip netns exec "$(node_field "$node" 2)" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \
       -Djava.library.path="$DIST/lib/native" -Dlog4j.configuration="file:$STATE/conf/$node/log4j.properties" \
-      -Djava.net.preferIPv4Stack=true -cp "$STATE/conf/$node:$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/*:$DIST/lib/hadoop/*" \
+      -Djava.net.preferIPv4Stack=true -cp "$STATE/conf/$node:$CLIENT_CP" \
       "$main" "$@" ;;
   *) die "unknown command $cmd" ;;
 esac
