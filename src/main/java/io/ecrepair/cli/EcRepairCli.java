@@ -5,9 +5,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code ec-repair}: the command line of hadoop-ec-repair (DESIGN.md section 6). Every
- * command has --help, answers bad input with one line and a non-zero exit, and prints one
- * JSON object with --json.
+ * {@code ec-repair}: the command line of hadoop-ec-repair (docs/cli.md; its contract,
+ * docs/architecture.md#command-line-contract). Every command has --help, answers bad input
+ * with one line and a non-zero exit, and prints one JSON object with --json.
  */
 @Command(name = "ec-repair", mixinStandardHelpOptions = true, version = "hadoop-ec-repair 0.1.0",
     description = "Fast erasure-coding repair for HDFS: inspect policies, lay files out as HDFS stores them, "

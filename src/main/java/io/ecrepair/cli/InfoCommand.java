@@ -16,7 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
     description = "Show a policy's parameters: n, k, m, sub-packetization, sub-chunk size, repair read per lost block, "
         + "fault tolerance, storage overhead.")
 final class InfoCommand implements Callable<Integer> {
-  /** Below this, sub-chunk reads get small and slow (DESIGN.md section 3). */
+  /** Below this, sub-chunk reads get small and slow (docs/architecture.md#cell-layout). */
   static final int MIN_SUBCHUNK = 4096;
 
   @Spec

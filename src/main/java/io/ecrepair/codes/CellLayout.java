@@ -1,7 +1,7 @@
 package io.ecrepair.codes;
 
 /**
- * How a vector code splits one cell of length L (DESIGN.md section 3): alpha sub-chunks of
+ * How a vector code splits one cell of length L (docs/architecture.md#cell-layout): alpha sub-chunks of
  * s = floor(L / alpha) bytes, sub-chunk j = bytes [j*s, (j+1)*s), then a tail of
  * L - alpha*s bytes coded byte-wise by the code's base MDS code. A function of L alone, so
  * encode, repair and decode agree.

@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * A codec name with its (k, m): everything a Hadoop raw coder is given, so everything a
- * code's parameters must follow from (DESIGN.md section 4). Constructing one validates it.
+ * code's parameters must follow from (docs/architecture.md#codes). Constructing one validates it.
  */
 public record CodeSpec(String codec, int k, int m) {
 

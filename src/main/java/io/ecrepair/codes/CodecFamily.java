@@ -4,7 +4,7 @@ import io.ecrepair.gf.RegionCoder;
 
 /**
  * One codec as Hadoop names it ({@code rs}, {@code clay}, {@code lrc-l2}, ...): how its
- * parameters follow from the codec name and (k, m) alone (DESIGN.md section 4: that is all a
+ * parameters follow from the codec name and (k, m) alone (docs/architecture.md#codes: that is all a
  * Hadoop raw coder is given), and how to build it.
  */
 public interface CodecFamily {
@@ -36,7 +36,7 @@ public interface CodecFamily {
 
   /**
    * Whether HDFS's stock decoders, which decode arbitrary partial cell ranges, would give
-   * wrong bytes (true for vector codes, DESIGN.md section 4).
+   * wrong bytes (true for vector codes, docs/architecture.md#what-hdfs-offers-a-plugin).
    */
   default boolean needsWholeCells(CodeSpec spec) {
     return subPacketization(spec) > 1;

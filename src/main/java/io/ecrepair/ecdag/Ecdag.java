@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <p>Vertex ids are a topological order: every input has a smaller id than its consumer.
  * Sub-chunk indices count within one cell row of an internal block (0..alpha-1); a graph
- * describes one cell row and is applied to every row of a block alike (DESIGN.md section 3).
+ * describes one cell row and is applied to every row of a block alike (docs/architecture.md#cell-layout).
  */
 public final class Ecdag {
   /** What a vertex is. */

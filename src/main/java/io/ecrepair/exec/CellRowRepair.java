@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * same way wherever the bytes come from (local block files, HDFS block reads): for a row of
  * coding length L, which byte ranges of each helper's cell the repair needs (the graph's leaf
  * sub-chunks as runs of contiguous sub-chunks, plus the tail bytes the tail graph reads), and
- * running the compiled sub-chunk graph and the tail graph over the cells (DESIGN.md section 3).
+ * running the compiled sub-chunk graph and the tail graph over the cells (docs/architecture.md#cell-layout).
  *
  * <p>Immutable and safe to share between threads once built ({@link CompiledGraph} keeps its
  * scratch per thread).

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  * table, and the requestor's output against the lost block.
  *
  * <p>Blocks are sequences of cell rows; a cell holds alpha sub-chunks of {@code s} bytes
- * (DESIGN.md section 3, without tail). The graph describes one cell row and runs on every
+ * (docs/architecture.md#cell-layout, without tail). The graph describes one cell row and runs on every
  * row, each sub-chunk cut into slices of at most {@code sliceBytes} that flow through the
  * nodes one after another (the slices of repair pipelining); within a slice the nodes run
  * level by level of the graph.

@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * {@code manifest.json} beside the internal block files that {@code ec-repair encode} wrote:
  * the policy, the file length and every internal block with the SHA-256 digest of its file, in
- * the JSON shape DESIGN.md section 6 fixes (the digests are an added field). Decoding and
+ * the JSON shape docs/architecture.md#command-line-contract fixes (the digests are an added field). Decoding and
  * repairing check every block file they use against its digest, so a swapped, flipped or
  * truncated file is refused instead of decoded into wrong bytes.
  */

@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * An HDFS erasure-coding policy as its name spells it, {@code CODEC-k-m-<cell>k}, with the
- * checks the NameNode's {@code addErasureCodingPolicies} makes (DESIGN.md section 4), so a
- * policy this class accepts is one HDFS accepts.
+ * checks the NameNode's {@code addErasureCodingPolicies} makes
+ * (docs/architecture.md#what-hdfs-offers-a-plugin), so a policy this class accepts is one HDFS accepts.
  */
 public record Policy(CodeSpec code, int cellSize) {
   /** HDFS keeps the block index in 4 bits of the block id. */

@@ -5,7 +5,7 @@ package io.ecrepair.layout;
  * bytes, each group striped in cell rows of k data cells (round-robin over the k data
  * internal blocks) plus m parity cells. In the last row of a group the parity cells (and the
  * coder's buffers) have length L = min(rowBytes, cellSize) and short data cells are
- * zero-padded to L for coding only (DESIGN.md section 3; HDFS DFSStripedOutputStream).
+ * zero-padded to L for coding only (docs/architecture.md#cell-layout; HDFS DFSStripedOutputStream).
  */
 public final class StripedLayout {
   private final int k;

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The {@code plan} JSON of DESIGN.md section 6, as plain maps and lists (Jackson writes them):
+ * The {@code plan} JSON of docs/architecture.md#command-line-contract, as plain maps and lists (Jackson writes them):
  * {@code policy, lost, strategy, subchunkCount, vertices [{id, kind, node, block, subchunk}],
  * edges [[from, to, coef]], traffic {node: {in, out}}, repairBandwidth {subchunks, blocks},
  * maxRepairLoad {subchunks, blocks}, searchSeconds}, plus what a reader needs to rebuild the

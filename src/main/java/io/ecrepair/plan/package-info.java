@@ -1,6 +1,6 @@
 /**
- * Repair planning (DESIGN.md sections 2 and 6): which node computes each vertex of a repair
- * graph.
+ * Repair planning (docs/architecture.md#repair-plans; its JSON, #command-line-contract): which node
+ * computes each vertex of a repair graph.
  *
  * <p><b>Model.</b> A {@link io.ecrepair.plan.RepairProblem} is a code's repair graph
  * ({@link io.ecrepair.ecdag.Ecdag}) over nodes named by internal block index: leaves are

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A stock HDFS client reading a Clay file whose internal block is lost gets a clear error
- * naming what it needs, never wrong bytes (HDFS decodes partial cell ranges, DESIGN.md
- * section 4); healthy cells still read normally.
+ * naming what it needs, never wrong bytes (HDFS decodes partial cell ranges,
+ * docs/architecture.md#what-hdfs-offers-a-plugin); healthy cells still read normally.
  */
 class VectorCodeStockReadTest {
   private static final int CELL = 64 * 1024;

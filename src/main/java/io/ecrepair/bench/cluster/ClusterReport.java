@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** A run's report as tables (header + rows of text), the DESIGN.md section 6 bench JSON, and PNG charts. */
+/**
+ * A run's report as tables (header + rows of text), the bench JSON
+ * (docs/architecture.md#command-line-contract), and PNG charts.
+ */
 public final class ClusterReport {
   /** A table to print: its header and rows. */
   public record Rows(List<String> header, List<List<String>> rows) {}
@@ -140,7 +143,10 @@ public final class ClusterReport {
     return new Rows(List.of("bar", "measured", "required", "result", "note"), rows);
   }
 
-  /** {"results": [...]} in the DESIGN.md bench shape (suite "cluster"), with the run's settings and bars. */
+  /**
+   * {"results": [...]} in the bench shape of docs/architecture.md#command-line-contract (suite "cluster"),
+   * with the run's settings and bars.
+   */
   public Map<String, Object> json(List<Path> charts) {
     List<Object> results = new ArrayList<>();
     for (FullNodeRecovery.Result r : report.recoveries()) {

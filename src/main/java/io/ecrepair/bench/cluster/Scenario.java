@@ -28,7 +28,7 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
   public static final String PARALLEL_KEY = io.ecrepair.hdfs.task.DataNodeKeys.PARALLEL_KEY;
 
   /**
-   * CLAY-10-4 with 4 MiB cells, the top of DESIGN's recommended 1-4 MiB: HDFS's block reads
+   * CLAY-10-4 with 4 MiB cells, the top of the 1-4 MiB docs/architecture.md#cell-layout recommends: HDFS's block reads
    * serve one range per request, and its 16 KiB sub-chunks need a quarter of the requests of
    * 1 MiB cells (4 KiB sub-chunks), whose repair on this 2-core machine is bound by them.
    */

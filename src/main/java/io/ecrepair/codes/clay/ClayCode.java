@@ -20,7 +20,7 @@ import java.util.stream.IntStream;
  * from alpha = q^t layers of a scalar [n + nu, k + nu] MDS code (q = d - k + 1,
  * t = ceil(n / q), nu = q*t - n virtual all-zero nodes), coupled pairwise across layers.
  *
- * <p><b>Layout</b> (DESIGN.md section 3, {@link CellLayout}): a unit of L bytes holds alpha
+ * <p><b>Layout</b> (docs/architecture.md#cell-layout, {@link CellLayout}): a unit of L bytes holds alpha
  * sub-chunks of s = floor(L / alpha) bytes, sub-chunk j = layer j, then L - alpha*s tail bytes
  * coded byte-wise by the base code (virtual nodes zero). Unit i sits at grid position nu + i,
  * the virtual nodes at positions 0..nu-1 (y-section 0, with the first data units); position p

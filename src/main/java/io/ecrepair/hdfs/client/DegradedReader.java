@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * group, any k for RS-like patterns, a full decode when several blocks are gone.
  *
  * <p>A vector code (Clay, Butterfly) always rebuilds whole cells of the row's coding length
- * (DESIGN.md section 3; a partial range would decode wrong), then copies out what was asked; a
+ * (docs/architecture.md#cell-layout; a partial range would decode wrong), then copies out what was asked; a
  * scalar code (LRC) rebuilds only the asked byte window of the lost cells. The last rebuilt row
  * is kept, so a reader walking through a lost cell in small preads rebuilds it once.
  *
@@ -229,7 +229,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     if (needLost.length > 0) {
       int codingLength = layout.codingLength(groupLength, r);
       if (vector) {
-        windowLength = codingLength; // whole cells: sub-chunks are a function of L (DESIGN.md section 3)
+        windowLength = codingLength; // whole cells: sub-chunks are a function of L (docs/architecture.md#cell-layout)
       } else {
         windowFrom = Integer.MAX_VALUE;
         int windowEnd = 0;

@@ -16,7 +16,7 @@ import org.apache.hadoop.io.erasurecode.rawcoder.RawErasureEncoder;
  * The raw coder factory of one of our codecs. Hadoop's ServiceLoader needs one class per
  * (codec, coder) name, so each codec has a two-line subclass listed in
  * META-INF/services. A vector code's decoder refuses to decode: HDFS's stock paths decode
- * partial cell ranges, which would give wrong bytes (DESIGN.md section 4).
+ * partial cell ranges, which would give wrong bytes (docs/architecture.md#what-hdfs-offers-a-plugin).
  */
 public abstract class EcRepairRawCoderFactory implements RawErasureCoderFactory {
   private final String codec;

@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Our reconstruction path inside a running DataNode (DESIGN.md section 4). HDFS's
+ * Our reconstruction path inside a running DataNode (docs/architecture.md#datanode-plugin). HDFS's
  * {@code ErasureCodingWorker} is final and news its {@code StripedBlockReconstructor}
  * itself, so the hook is its reconstruction pool: an {@link InterceptingReconstructionPool}
  * replaces {@code stripedReconstructionPool}, and every task HDFS submits is looked at. A

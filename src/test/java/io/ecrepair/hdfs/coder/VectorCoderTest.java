@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The vector codes through Hadoop's raw coder API: the encoder HDFS writes with gives our
  * code's parity; the plain decoder refuses without writing a byte (HDFS would hand it
- * partial cell ranges, DESIGN.md section 4).
+ * partial cell ranges, docs/architecture.md#what-hdfs-offers-a-plugin).
  */
 class VectorCoderTest {
 

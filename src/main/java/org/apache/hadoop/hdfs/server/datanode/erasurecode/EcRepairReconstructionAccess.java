@@ -9,8 +9,9 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 
 /**
  * hadoop-ec-repair's thin window into HDFS's package-private reconstruction classes
- * (DESIGN.md section 4): recognise a {@link StripedBlockReconstructor}, read what the NameNode
- * asked of it, and swap the {@link ErasureCodingWorker}'s reconstruction pool. Package-private
+ * (docs/architecture.md#what-hdfs-offers-a-plugin): recognise a
+ * {@link StripedBlockReconstructor}, read what the NameNode asked of it, and swap the
+ * {@link ErasureCodingWorker}'s reconstruction pool. Package-private
  * members are called directly; private fields are read by reflection, each looked up once
  * and checked by {@link #check()} so a Hadoop version without them fails at plugin start.
  */
