@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark cluster (DESIGN.md section 9): a real multi-process HDFS on shaped links on one
+# The benchmark cluster: a real multi-process HDFS on shaped links on one
 # machine. Every DataNode runs in its own network namespace behind a veth pair whose two ends
 # are shaped with tbf (namespace end = the node's uplink, bridge end = its downlink); optional
 # racks sit behind a router namespace with slower links. Everything made is recorded in the
