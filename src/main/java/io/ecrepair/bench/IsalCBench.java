@@ -2,6 +2,7 @@ package io.ecrepair.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ecrepair.SystemProperties;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,8 +21,8 @@ final class IsalCBench {
 
   /** The isal-bench next to the launcher ({@code libexec/}), or the one named by a property. */
   static Optional<IsalCBench> locate() {
-    String explicit = System.getProperty("ecrepair.isal.bench");
-    String home = System.getProperty("ecrepair.home");
+    String explicit = System.getProperty(SystemProperties.ISAL_BENCH_PROPERTY);
+    String home = System.getProperty(SystemProperties.HOME_PROPERTY);
     for (String candidate : new String[] {explicit, home == null ? null : home + "/libexec/isal-bench"}) {
       if (candidate != null && Files.isExecutable(Path.of(candidate))) {
         return Optional.of(new IsalCBench(Path.of(candidate)));

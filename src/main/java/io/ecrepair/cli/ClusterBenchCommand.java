@@ -1,5 +1,6 @@
 package io.ecrepair.cli;
 
+import io.ecrepair.SystemProperties;
 import io.ecrepair.bench.cluster.ClusterBenchmark;
 import io.ecrepair.bench.cluster.ClusterOptions;
 import io.ecrepair.bench.cluster.ClusterReport;
@@ -163,7 +164,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "slow DataNodes: %s at %d Mbit/s; +costs = the cost model on (DataNodes: the "
                 + "operator's costs of the slow nodes in %s; client: costs measured as it reads)%n",
             String.join(", ", cluster.slowNodes().stream().map(i -> "dn" + i).toList()), cluster.slowRateMbit(),
-            io.ecrepair.hdfs.StaticCosts.KEY);
+            io.ecrepair.hdfs.CostKeys.COSTS_KEY);
       }
       if (cluster.racks() > 0) {
         int perRack = (cluster.dataNodes() + cluster.racks() - 1) / cluster.racks();
@@ -240,7 +241,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
     if (scripts != null) {
       return scripts.toAbsolutePath().resolve("cluster.sh");
     }
-    String home = System.getProperty("ecrepair.home");
+    String home = System.getProperty(SystemProperties.HOME_PROPERTY);
     Path base = home != null ? Path.of(home).toAbsolutePath().getParent() : Path.of("").toAbsolutePath();
     return base.resolve("dev-support").resolve("cluster").resolve("cluster.sh");
   }

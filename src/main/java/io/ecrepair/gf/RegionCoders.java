@@ -1,5 +1,6 @@
 package io.ecrepair.gf;
 
+import io.ecrepair.SystemProperties;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -10,15 +11,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Chooses the region coder: ISA-L through {@code libecrepair} when it loads, else the Java
- * path with one log line saying why. With {@value #REQUIRED_PROPERTY}=true (or the
- * environment variable {@value #REQUIRED_ENV}=true) a missing native library is an error.
+ * path with one log line saying why. With {@value SystemProperties#NATIVE_REQUIRED_PROPERTY}=true
+ * (or the environment variable {@value SystemProperties#NATIVE_REQUIRED_ENV}=true) a missing
+ * native library is an error.
  *
  * <p>The library is looked up on {@code java.library.path} first (where an operator puts it,
  * e.g. {@code $HADOOP_HOME/lib/native}), then taken from inside our jar.
  */
 public final class RegionCoders {
-  public static final String REQUIRED_PROPERTY = "ecrepair.native.required";
-  public static final String REQUIRED_ENV = "EC_REPAIR_NATIVE_REQUIRED";
   public static final String LIBRARY = "ecrepair";
   static final String JAR_RESOURCE = "/native/linux-x86_64/libecrepair.so";
 
@@ -73,20 +73,22 @@ public final class RegionCoders {
   /** Fails loudly when native is mandatory but missing (call at start-up). */
   public static void requireNativeIfConfigured() {
     if (NATIVE == null && nativeRequired()) {
-      throw new IllegalStateException("ec-repair: native ISA-L library required (" + REQUIRED_PROPERTY
+      throw new IllegalStateException("ec-repair: native ISA-L library required ("
+          + SystemProperties.NATIVE_REQUIRED_PROPERTY
           + "=true) but not loaded: " + UNAVAILABLE_REASON
           + ". Install ISA-L (Debian: apt-get install libisal2) and put libecrepair.so on java.library.path.");
     }
   }
 
   public static boolean nativeRequired() {
-    return Boolean.parseBoolean(System.getProperty(REQUIRED_PROPERTY, System.getenv(REQUIRED_ENV)));
+    return Boolean.parseBoolean(System.getProperty(SystemProperties.NATIVE_REQUIRED_PROPERTY,
+        System.getenv(SystemProperties.NATIVE_REQUIRED_ENV)));
   }
 
   /** Loads the library; returns null on success, else the reason. */
   private static String load() {
-    if (Boolean.getBoolean("ecrepair.native.disable")) {
-      return "disabled by -Decrepair.native.disable=true";
+    if (Boolean.getBoolean(SystemProperties.NATIVE_DISABLE_PROPERTY)) {
+      return "disabled by -D" + SystemProperties.NATIVE_DISABLE_PROPERTY + "=true";
     }
     String fromPath;
     try {

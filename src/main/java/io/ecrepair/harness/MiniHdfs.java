@@ -1,6 +1,6 @@
 package io.ecrepair.harness;
 
-import io.ecrepair.hdfs.NodeCosts;
+import io.ecrepair.hdfs.CostKeys;
 import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import java.io.File;
@@ -88,14 +88,14 @@ public final class MiniHdfs implements AutoCloseable {
       throws IOException {
     // Its DataNodes share one host: what reads measure between them is noise, and the helper
     // choices (and the bytes the demo and tests count) should not depend on it unless asked.
-    if (conf.get(NodeCosts.MEASURED_KEY) == null) {
-      conf.setBoolean(NodeCosts.MEASURED_KEY, false);
+    if (conf.get(CostKeys.COSTS_MEASURED_KEY) == null) {
+      conf.setBoolean(CostKeys.COSTS_MEASURED_KEY, false);
     }
     this.conf = conf;
     this.ownDir = baseDir == null ? Files.createTempDirectory("ec-repair-minicluster") : null;
     File dir = baseDir != null ? baseDir : ownDir.resolve("dfs").toFile();
     boolean plugin = conf.get(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, "").contains(EcRepairDataNodePlugin.class.getName());
-    int agentOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
+    int agentOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, DataNodeKeys.AGENT_PORT_OFFSET_DEFAULT);
     progress.accept("starting an in-process HDFS: 1 NameNode, " + dataNodes + " DataNodes"
         + (plugin ? " with the ec-repair plugin" + (agentOffset > 0 ? " and its repair agents" : "") : ""));
     boolean ok = false;

@@ -1,5 +1,6 @@
 package io.ecrepair.harness;
 
+import io.ecrepair.SystemProperties;
 import io.ecrepair.layout.Policy;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ public final class ShippedPolicies {
   /** The shipped policy file: next to the distribution, in the source tree, or here. */
   public static Path defaultPolicyFile() {
     List<Path> candidates = new ArrayList<>();
-    String home = System.getProperty("ecrepair.home");
+    String home = System.getProperty(SystemProperties.HOME_PROPERTY);
     if (home != null) {
       candidates.add(Path.of(home, "conf", "user_ec_policies.xml"));
       candidates.add(Path.of(home).toAbsolutePath().getParent().resolve("conf").resolve("user_ec_policies.xml"));

@@ -7,16 +7,11 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 
 /**
  * The cost of reading a byte from each DataNode, as a client's degraded reads and a DataNode's
- * reconstructions see it: what the operator set ({@link StaticCosts}, {@value StaticCosts#KEY})
+ * reconstructions see it: what the operator set ({@link StaticCosts}, {@value CostKeys#COSTS_KEY})
  * times what recent reads from the node measured ({@link MeasuredCosts}, on unless
- * {@value #MEASURED_KEY} = false), 1 for a typical node.
+ * {@value CostKeys#COSTS_MEASURED_KEY} = false), 1 for a typical node.
  */
 public final class NodeCosts {
-  /** Whether reads measure the DataNodes' throughput and avoid the slow ones (default true). */
-  public static final String MEASURED_KEY = "ecrepair.costs.measured";
-  /** Seconds after which a measured factor has faded half way back to 1 without new reads (default 300). */
-  public static final String HALF_LIFE_KEY = "ecrepair.costs.measured.half-life.seconds";
-  public static final long HALF_LIFE_DEFAULT = 300;
   /** Reads smaller than this say more about latency than throughput and are not measured. */
   static final long MIN_MEASURED_BYTES = 64 * 1024;
 
@@ -29,14 +24,16 @@ public final class NodeCosts {
     this.measured = measured;
   }
 
-  /** Costs from {@code conf}: the operator's, and measured ones kept in {@code measured} if {@value #MEASURED_KEY} is on. */
+  /** Costs from {@code conf}: the operator's, and measured ones kept in {@code measured} if {@value CostKeys#COSTS_MEASURED_KEY} is on. */
   public static NodeCosts from(Configuration conf, MeasuredCosts measured) {
-    return new NodeCosts(StaticCosts.from(conf), conf.getBoolean(MEASURED_KEY, true) ? measured : null);
+    boolean measure = conf.getBoolean(CostKeys.COSTS_MEASURED_KEY, CostKeys.COSTS_MEASURED_DEFAULT);
+    return new NodeCosts(StaticCosts.from(conf), measure ? measured : null);
   }
 
   /** A measured-cost store with {@code conf}'s half-life (whether it is used is {@link #from}'s choice). */
   public static MeasuredCosts newMeasured(Configuration conf) {
-    long halfLife = Math.max(1, conf.getLong(HALF_LIFE_KEY, HALF_LIFE_DEFAULT));
+    long halfLife = Math.max(1, conf.getLong(CostKeys.COSTS_MEASURED_HALF_LIFE_SECONDS_KEY,
+        CostKeys.COSTS_MEASURED_HALF_LIFE_SECONDS_DEFAULT));
     return new MeasuredCosts(System::nanoTime, TimeUnit.SECONDS.toNanos(halfLife), MIN_MEASURED_BYTES);
   }
 

@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Costs an operator gives DataNodes or racks that are slower to read from (old disks, a thin
- * uplink): {@value #KEY} = {@code name=factor,...}, where a name is a DataNode's host name, IP
+ * uplink): {@value CostKeys#COSTS_KEY} = {@code name=factor,...}, where a name is a DataNode's host name, IP
  * address or transfer address ({@code ip:port}), or a rack ({@code /rack2}), and the factor
  * multiplies the cost of a byte from there (1 = as any other; a DataNode in a listed rack that
  * is also listed itself gets both). Clients (degraded reads) and DataNodes (reconstruction)
@@ -17,7 +17,6 @@ import org.slf4j.LoggerFactory;
  * skipped with a warning rather than failing reads.
  */
 public final class StaticCosts {
-  public static final String KEY = "ecrepair.costs";
   private static final Logger LOG = LoggerFactory.getLogger(StaticCosts.class);
 
   private final Map<String, Double> factors;
@@ -27,7 +26,7 @@ public final class StaticCosts {
   }
 
   public static StaticCosts from(Configuration conf) {
-    return parse(conf.getTrimmed(KEY, ""));
+    return parse(conf.getTrimmed(CostKeys.COSTS_KEY, CostKeys.COSTS_DEFAULT));
   }
 
   public static StaticCosts parse(String value) {
@@ -45,7 +44,7 @@ public final class StaticCosts {
         }
         f.put(e.substring(0, eq).trim(), factor);
       } catch (RuntimeException bad) {
-        LOG.warn("ec-repair: ignoring '{}' in {}: expected name=factor with a positive factor", e, KEY);
+        LOG.warn("ec-repair: ignoring '{}' in {}: expected name=factor with a positive factor", e, CostKeys.COSTS_KEY);
       }
     }
     return new StaticCosts(Map.copyOf(f));

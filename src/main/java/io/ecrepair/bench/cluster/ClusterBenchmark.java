@@ -3,7 +3,7 @@ package io.ecrepair.bench.cluster;
 import io.ecrepair.bench.cluster.ClusterHandle.Node;
 import io.ecrepair.harness.DegradedReadProbe;
 import io.ecrepair.harness.ShippedPolicies;
-import io.ecrepair.hdfs.StaticCosts;
+import io.ecrepair.hdfs.CostKeys;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -91,7 +91,7 @@ public final class ClusterBenchmark {
       Map<String, String> running = new java.util.HashMap<>(Map.of(
           Scenario.REBUILD_RS_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.REBUILD_RS_KEY, "false"),
           Scenario.PARALLEL_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.PARALLEL_KEY, "true"),
-          StaticCosts.KEY, settings.cluster().dataNodeConf().getOrDefault(StaticCosts.KEY, "")));
+          CostKeys.COSTS_KEY, settings.cluster().dataNodeConf().getOrDefault(CostKeys.COSTS_KEY, "")));
       String slowCosts = slowCosts(cluster);
       Set<String> readDone = new HashSet<>();
       long seed = 1;
@@ -107,7 +107,7 @@ public final class ClusterBenchmark {
         if (s.costs() && slowCosts.isEmpty()) {
           throw new IllegalArgumentException(s.name() + ": '+costs' needs slow DataNodes (--slow-nodes)");
         }
-        wanted.put(StaticCosts.KEY, s.costs() ? slowCosts : "");
+        wanted.put(CostKeys.COSTS_KEY, s.costs() ? slowCosts : "");
         if (!wanted.equals(running)) {
           running = wanted;
           progress.accept("restarting every DataNode with " + new java.util.TreeMap<>(wanted));
@@ -257,7 +257,7 @@ public final class ClusterBenchmark {
   }
 
   /**
-   * The operator's costs of the slow DataNodes for {@value StaticCosts#KEY}: each one's IP at
+   * The operator's costs of the slow DataNodes for {@value CostKeys#COSTS_KEY}: each one's IP at
    * the ratio of the links' rates; empty when every DataNode has the same links.
    */
   private String slowCosts(ClusterHandle cluster) {

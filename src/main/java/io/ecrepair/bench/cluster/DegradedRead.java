@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ecrepair.bench.cluster.ClusterHandle.Node;
 import io.ecrepair.harness.DegradedReadProbe;
 import io.ecrepair.harness.PatternData;
-import io.ecrepair.hdfs.NodeCosts;
+import io.ecrepair.hdfs.CostKeys;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,7 +105,7 @@ public final class DegradedRead {
 
   /**
    * One probe run; {@code costModel}: the client measures the DataNodes' costs and reads around
-   * slow ones ({@value NodeCosts#MEASURED_KEY}); {@code wholeGroup}: the degraded read is of the
+   * slow ones ({@value CostKeys#COSTS_MEASURED_KEY}); {@code wholeGroup}: the degraded read is of the
    * whole group, row by row, instead of block 0 alone.
    */
   public Result run(String scenario, ErasureCodingPolicy policy, long blockSize, long seed, Node lostHolder,
@@ -116,7 +116,7 @@ public final class DegradedRead {
         costModel ? " measuring costs" : ""));
     List<String> args = new ArrayList<>(List.of(cluster.nameNodeUri(), file(scenario).toString(),
         Integer.toString(policy.getNumDataUnits()), Integer.toString(policy.getCellSize()), Long.toString(blockSize),
-        "0", "1", Long.toString(seed), client, "--conf", NodeCosts.MEASURED_KEY + "=" + costModel));
+        "0", "1", Long.toString(seed), client, "--conf", CostKeys.COSTS_MEASURED_KEY + "=" + costModel));
     if (wholeGroup) {
       args.add("--whole-group");
     }

@@ -64,54 +64,6 @@ import org.slf4j.LoggerFactory;
  */
 final class AgentReads {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReads.class);
-  /** Whether degraded reads ask the agents first ({@value #ENABLED_DEFAULT}). */
-  static final String ENABLED_KEY = "ecrepair.client.agent-reads";
-  static final boolean ENABLED_DEFAULT = true;
-  /**
-   * Bytes per slice of a chain ending at the client, KiB ({@value #SLICE_KB_DEFAULT}): a chain's
-   * last hop reaches the client only after every hop before it carried a slice, so a read waits
-   * hops x slice before its first bytes.
-   */
-  static final String SLICE_KB_KEY = "ecrepair.client.agent-reads.slice.kb";
-  static final int SLICE_KB_DEFAULT = 128;
-  /**
-   * Bytes per piece of a sub-chunk in the slices of a Clay or Butterfly plan to the client, KiB
-   * ({@value #PIECE_KB_DEFAULT}): a slice is that piece of every sub-chunk of a row, and the
-   * client's first bytes come once each of the plan's hops carried one slice, so smaller pieces
-   * bring them sooner (CLAY-10-4 on the benchmark cluster: 1.18x a healthy read with 1 KiB,
-   * 1.27x with 4 KiB). The DataNodes' own repairs keep {@value DataNodeKeys#PLAN_PIECE_KB_KEY}
-   * (4 KiB), where fewer frames cost less of a busy CPU.
-   */
-  static final String PIECE_KB_KEY = "ecrepair.client.agent-reads.piece.kb";
-  static final int PIECE_KB_DEFAULT = 1;
-  /**
-   * Milliseconds the agents may send a read nothing before the client gives up on them and
-   * fetches the read set itself ({@value #STALL_MS_DEFAULT}; at most the client's socket timeout).
-   */
-  static final String STALL_MS_KEY = "ecrepair.client.agent-reads.stall.ms";
-  static final long STALL_MS_DEFAULT = 10_000;
-  /**
-   * How much of a lost block one request to the agents covers when reads walk through it, KiB
-   * ({@value #AHEAD_KB_DEFAULT}; a stream holds two such windows at most). Each request costs a
-   * setup (every helper's part sent, its peers dialled) and a plan's filling and draining: on the
-   * benchmark cluster about 0.3 s, a quarter of what 16 MiB take at 100 Mbit/s.
-   */
-  static final String AHEAD_KB_KEY = "ecrepair.client.agent-reads.ahead.kb";
-  static final int AHEAD_KB_DEFAULT = 16384;
-  /**
-   * Milliseconds the client waits for a connection to an agent ({@value #CONNECT_MS_DEFAULT}; at
-   * most the client's socket timeout): a client whose firewall drops the agents' port then falls
-   * back in seconds, not after the socket timeout.
-   */
-  static final String CONNECT_MS_KEY = "ecrepair.client.agent-reads.connect.ms";
-  static final int CONNECT_MS_DEFAULT = 3_000;
-  /**
-   * Milliseconds an agent that could not be reached is left out of this JVM's reads
-   * ({@value #UNREACHABLE_MS_DEFAULT}): a client outside the cluster's network then fetches
-   * the read set at once instead of dialing the agents again on every read.
-   */
-  static final String UNREACHABLE_MS_KEY = "ecrepair.client.agent-reads.unreachable.ms";
-  static final long UNREACHABLE_MS_DEFAULT = 300_000;
   /** Agents no connection reached, with the time (System.nanoTime) until which reads leave them out. */
   private static final Map<InetSocketAddress, Long> UNREACHABLE = new java.util.concurrent.ConcurrentHashMap<>();
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -139,21 +91,24 @@ final class AgentReads {
 
   AgentReads(DFSClient client, Configuration conf, NodeCosts costs) {
     this.client = client;
-    this.portOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
-    this.enabled = conf.getBoolean(ENABLED_KEY, ENABLED_DEFAULT) && portOffset > 0;
+    this.portOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, DataNodeKeys.AGENT_PORT_OFFSET_DEFAULT);
+    this.enabled = conf.getBoolean(ClientKeys.AGENT_READS_KEY, ClientKeys.AGENT_READS_DEFAULT) && portOffset > 0;
     int socketTimeout = client.getConf().getSocketTimeout();
-    this.stallMillis = Math.max(1, atMostSocketTimeout(conf.getLong(STALL_MS_KEY, STALL_MS_DEFAULT), socketTimeout));
+    this.stallMillis = Math.max(1, atMostSocketTimeout(conf.getLong(ClientKeys.AGENT_READS_STALL_MS_KEY,
+        ClientKeys.AGENT_READS_STALL_MS_DEFAULT), socketTimeout));
     this.sliceBytes = Math.min(PlanPartRequest.MAX_PIECE,
-        Math.max(1, conf.getInt(SLICE_KB_KEY, SLICE_KB_DEFAULT)) * 1024);
+        Math.max(1, conf.getInt(ClientKeys.AGENT_READS_SLICE_KB_KEY, ClientKeys.AGENT_READS_SLICE_KB_DEFAULT))
+            * 1024);
     this.pieceBytes = (int) Math.max(PlanPartRequest.MIN_PIECE, Math.min(PlanPartRequest.MAX_PIECE,
-        conf.getLong(PIECE_KB_KEY, PIECE_KB_DEFAULT) * 1024));
+        conf.getLong(ClientKeys.AGENT_READS_PIECE_KB_KEY, ClientKeys.AGENT_READS_PIECE_KB_DEFAULT) * 1024));
     this.costs = costs;
     this.aheadBytes = (int) Math.min(Integer.MAX_VALUE / 2,
-        Math.max(0, conf.getLong(AHEAD_KB_KEY, AHEAD_KB_DEFAULT)) * 1024);
-    this.connectMillis = (int) Math.max(1, atMostSocketTimeout(conf.getInt(CONNECT_MS_KEY, CONNECT_MS_DEFAULT),
-        socketTimeout));
-    this.unreachableNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, conf.getLong(UNREACHABLE_MS_KEY,
-        UNREACHABLE_MS_DEFAULT)));
+        Math.max(0, conf.getLong(ClientKeys.AGENT_READS_AHEAD_KB_KEY, ClientKeys.AGENT_READS_AHEAD_KB_DEFAULT))
+            * 1024);
+    this.connectMillis = (int) Math.max(1, atMostSocketTimeout(conf.getInt(ClientKeys.AGENT_READS_CONNECT_MS_KEY,
+        ClientKeys.AGENT_READS_CONNECT_MS_DEFAULT), socketTimeout));
+    this.unreachableNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0,
+        conf.getLong(ClientKeys.AGENT_READS_UNREACHABLE_MS_KEY, ClientKeys.AGENT_READS_UNREACHABLE_MS_DEFAULT)));
   }
 
   /** {@code millis}, but at most the client's socket timeout when it has one ({@code dfs.client.socket-timeout} 0: none). */
@@ -161,7 +116,7 @@ final class AgentReads {
     return socketTimeout > 0 ? Math.min(millis, socketTimeout) : millis;
   }
 
-  /** {@value #AHEAD_KB_KEY} in bytes. */
+  /** {@value ClientKeys#AGENT_READS_AHEAD_KB_KEY} in bytes. */
   int aheadBytes() {
     return aheadBytes;
   }

@@ -27,11 +27,9 @@ import org.apache.hadoop.metrics2.util.MBeans;
  * source, on JMX as {@code Hadoop:service=<its prefix>,name=EcRepairDegradedReads}, on the
  * Prometheus endpoint and in the configured sinks; in a plain client, whose metrics system nobody
  * started, they are on JMX as {@code Hadoop:service=EcRepairClient,name=EcRepairDegradedReads}.
- * {@value #ENABLED_KEY} = false publishes nothing.
+ * {@value ClientKeys#METRICS_ENABLED_KEY} = false publishes nothing.
  */
 public final class ClientMetrics implements MetricsSource {
-  /** Whether the client publishes its metrics (default true). */
-  public static final String ENABLED_KEY = "ecrepair.client.metrics.enabled";
   public static final String SOURCE = "EcRepairDegradedReads";
   private static final MetricsInfo RECORD = Interns.info(SOURCE, "hadoop-ec-repair client degraded reads");
   private static boolean plainBeanRegistered;
@@ -78,7 +76,7 @@ public final class ClientMetrics implements MetricsSource {
 
   /** Publishes the metrics, once per JVM and metrics system (called as a FileSystem initializes). */
   static synchronized void register(Configuration conf) {
-    if (!conf.getBoolean(ENABLED_KEY, true)) {
+    if (!conf.getBoolean(ClientKeys.METRICS_ENABLED_KEY, ClientKeys.METRICS_ENABLED_DEFAULT)) {
       return;
     }
     MetricsSystem system = DefaultMetricsSystem.instance();

@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * groups with ECWide's combined locality ({@link CombinedLocality}): each local group on as
  * few racks as the fault tolerance f = g + 1 allows, at most f blocks of a group in any rack,
  * so a lost block is rebuilt by summing inside each rack of its local group and any rack can
- * fail without loss. MDS policies (RS, Clay, Butterfly) named in {@link #TOPOLOGY_POLICIES_KEY}
- * get topology locality the same way: at most m blocks of a group in any rack, on as few racks
+ * fail without loss. MDS policies (RS, Clay, Butterfly) named in
+ * {@link NameNodeKeys#TOPOLOGY_LOCALITY_POLICIES_KEY} get topology locality the same way: at most m blocks of a group in any rack, on as few racks
  * as that allows. A rebuilt block goes to the rack of its rack-mates when that rack has
  * an eligible DataNode and room; a block copied off a decommissioning node, to the rack it is
  * copied from; when none of its rack-mates is left, to a rack holding none of
@@ -57,23 +57,6 @@ import org.slf4j.LoggerFactory;
  * the layout needs, a rack lacks eligible nodes, or the plugin is missing.
  */
 public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy {
-  /**
-   * Path prefixes (comma-separated; default none) whose files are placed as HDFS places them
-   * (LRC files, and those of {@link #TOPOLOGY_POLICIES_KEY}), for example to keep one directory
-   * as it was, or to compare the two placements on one cluster as the benchmark does. Matched
-   * against the path as the writer names it.
-   */
-  public static final String HDFS_PLACEMENT_PATHS_KEY = "ecrepair.namenode.combined-locality.skip-paths";
-  /**
-   * EC policies without local groups (comma-separated names, such as RS-10-4-1024k; default
-   * none) whose block groups get topology locality: at most m blocks of a group in any rack, on
-   * as few racks as that allows, so a repair that sums inside racks (our RS chains, with
-   * {@code ecrepair.datanode.rebuild.rs}) sends one partial sum per rack it reads instead of
-   * one block per helper. Any one rack can still fail without loss. Unnamed policies keep
-   * HDFS's rack-fault-tolerant placement; LRC policies always get combined locality.
-   */
-  public static final String TOPOLOGY_POLICIES_KEY = "ecrepair.namenode.topology-locality.policies";
-
   private static final Logger LOG = LoggerFactory.getLogger(CombinedLocalityPlacementPolicy.class);
   private static final ThreadLocal<Layout> LAYOUT = new ThreadLocal<>();
   private static final Set<String> SAID = Collections.synchronizedSet(new HashSet<>());
@@ -85,8 +68,8 @@ public class CombinedLocalityPlacementPolicy extends SpreadRepairPlacementPolicy
   @Override
   public void setConf(Configuration conf) {
     super.setConf(conf);
-    hdfsPlacementPaths = List.copyOf(conf.getTrimmedStringCollection(HDFS_PLACEMENT_PATHS_KEY));
-    topologyPolicies = Set.copyOf(conf.getTrimmedStringCollection(TOPOLOGY_POLICIES_KEY));
+    hdfsPlacementPaths = List.copyOf(conf.getTrimmedStringCollection(NameNodeKeys.COMBINED_LOCALITY_SKIP_PATHS_KEY));
+    topologyPolicies = Set.copyOf(conf.getTrimmedStringCollection(NameNodeKeys.TOPOLOGY_LOCALITY_POLICIES_KEY));
     String active = "ec-repair: EC placement policy {} active: LRC block groups placed with combined locality (each "
         + "local group on as few racks as its fault tolerance allows){}, rebuilt blocks join their rack-mates; other "
         + "policies as {} (HDFS's rack-fault-tolerant placement); every reconstruction target is the least-loaded "

@@ -53,26 +53,13 @@ import org.slf4j.LoggerFactory;
  * {@code chooseDataNode} that it serves a repair.
  */
 public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTolerant implements Configurable {
-  /**
-   * How long a target this policy chose counts towards its node's load, in seconds (default
-   * 30). It covers the gap until the NameNode's own figures show the task: the redundancy
-   * monitor chooses the targets of a whole batch of lost blocks (up to live DataNodes x
-   * dfs.namenode.replication.work.multiplier.per.iteration) before it queues any of them, so
-   * without this memory every choice in a batch sees the same loads. It must outlast one
-   * monitor pass; 30 s does with room for a slow pass on a busy NameNode, and is short enough
-   * that a task remembered after its figures dropped does not steer choices long. 0 turns the
-   * memory off.
-   */
-  public static final String WINDOW_KEY = "ecrepair.namenode.repair.spread.window.seconds";
-  public static final long WINDOW_DEFAULT_SECONDS = 30;
-
   private static final Logger LOG = LoggerFactory.getLogger(SpreadRepairPlacementPolicy.class);
   /** Set while this thread chooses targets for an existing group. */
   private static final ThreadLocal<Boolean> REPAIRING = ThreadLocal.withInitial(() -> Boolean.FALSE);
   private static final AtomicBoolean ANNOUNCED = new AtomicBoolean();
 
-  private volatile RepairLoad load = new RepairLoad(TimeUnit.SECONDS.toMillis(WINDOW_DEFAULT_SECONDS),
-      Time::monotonicNow);
+  private volatile RepairLoad load =
+      new RepairLoad(TimeUnit.SECONDS.toMillis(NameNodeKeys.REPAIR_SPREAD_WINDOW_SECONDS_DEFAULT), Time::monotonicNow);
   private volatile Configuration conf;
 
   public SpreadRepairPlacementPolicy() {
@@ -88,13 +75,14 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
   @Override
   public void setConf(Configuration conf) {
     this.conf = conf;
-    long window = conf.getTimeDuration(WINDOW_KEY, WINDOW_DEFAULT_SECONDS, TimeUnit.SECONDS, TimeUnit.MILLISECONDS);
+    long window = conf.getTimeDuration(NameNodeKeys.REPAIR_SPREAD_WINDOW_SECONDS_KEY,
+        NameNodeKeys.REPAIR_SPREAD_WINDOW_SECONDS_DEFAULT, TimeUnit.SECONDS, TimeUnit.MILLISECONDS);
     load = new RepairLoad(window, Time::monotonicNow);
     String active = "ec-repair: EC placement policy {} active: new block groups placed as by {}; reconstruction "
         + "targets go to the least-loaded eligible DataNode (queued EC tasks + blocks scheduled + targets given in the "
         + "last {} ms, {})";
     Object[] args = {getClass().getSimpleName(), BlockPlacementPolicyRackFaultTolerant.class.getSimpleName(), window,
-        WINDOW_KEY};
+        NameNodeKeys.REPAIR_SPREAD_WINDOW_SECONDS_KEY};
     if (getClass() == SpreadRepairPlacementPolicy.class && ANNOUNCED.compareAndSet(false, true)) {
       LOG.info(active, args); // a subclass says what it does itself
     } else {

@@ -3,6 +3,7 @@ package io.ecrepair.hdfs.task;
 import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.RegionCoder;
 import io.ecrepair.gf.RegionCoders;
+import io.ecrepair.hdfs.CostKeys;
 import io.ecrepair.hdfs.NodeCosts;
 import io.ecrepair.hdfs.StaticCosts;
 import io.ecrepair.hdfs.agent.AgentContext;
@@ -66,13 +67,13 @@ public final class ReconstructionContext implements AgentContext {
         DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_VALIDATION_VALUE);
     this.readTimeoutMillis = conf.getInt(DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_KEY,
         DFSConfigKeys.DFS_DN_EC_RECONSTRUCTION_STRIPED_READ_TIMEOUT_MILLIS_DEFAULT);
-    this.timeStockTasks = conf.getBoolean(DataNodeKeys.TIME_STOCK_TASKS_KEY, false);
-    this.rebuildRs = conf.getBoolean(DataNodeKeys.REBUILD_RS_KEY, false);
+    this.timeStockTasks = conf.getBoolean(DataNodeKeys.TIME_STOCK_TASKS_KEY, DataNodeKeys.TIME_STOCK_TASKS_DEFAULT);
+    this.rebuildRs = conf.getBoolean(DataNodeKeys.REBUILD_RS_KEY, DataNodeKeys.REBUILD_RS_DEFAULT);
     long poolMb = conf.getLong(DataNodeKeys.BUFFER_POOL_MB_KEY, DataNodeKeys.BUFFER_POOL_MB_DEFAULT);
     if (poolMb < 0) {
       throw new IllegalArgumentException(DataNodeKeys.BUFFER_POOL_MB_KEY + " must be >= 0, not " + poolMb);
     }
-    this.agentPortOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 0);
+    this.agentPortOffset = conf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, DataNodeKeys.AGENT_PORT_OFFSET_DEFAULT);
     if (agentPortOffset < 0 || agentPortOffset > 65535) {
       throw new IllegalArgumentException(DataNodeKeys.AGENT_PORT_OFFSET_KEY + " must be 0 (off) or a port "
           + "offset 1..65535, not " + agentPortOffset);
@@ -95,7 +96,7 @@ public final class ReconstructionContext implements AgentContext {
       throw new IllegalArgumentException(DataNodeKeys.AGENT_CLIENT_PARTS_KEY + " must be >= 0, not " + clientParts);
     }
     this.agentLimits = agentLimits(conf);
-    this.parallel = conf.getBoolean(DataNodeKeys.PARALLEL_KEY, true);
+    this.parallel = conf.getBoolean(DataNodeKeys.PARALLEL_KEY, DataNodeKeys.PARALLEL_DEFAULT);
     int pieceKb = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT);
     if (pieceKb < 1 || pieceKb > PlanPartRequest.MAX_PIECE / 1024) {
       throw new IllegalArgumentException(DataNodeKeys.PLAN_PIECE_KB_KEY + " must be 1.."
@@ -115,7 +116,7 @@ public final class ReconstructionContext implements AgentContext {
     });
   }
 
-  /** The cost of a byte from each DataNode ({@value StaticCosts#KEY}): helper choice and plan choice weigh it. */
+  /** The cost of a byte from each DataNode ({@value CostKeys#COSTS_KEY}): helper choice and plan choice weigh it. */
   public NodeCosts costs() {
     return costs;
   }
@@ -246,7 +247,7 @@ public final class ReconstructionContext implements AgentContext {
     int maxCell = conf.getInt(DFSConfigKeys.DFS_NAMENODE_EC_POLICIES_MAX_CELLSIZE_KEY,
         DFSConfigKeys.DFS_NAMENODE_EC_POLICIES_MAX_CELLSIZE_DEFAULT);
     return new AgentLimits(memory, Math.min(partMb << 20, memory), seconds * 1000, maxCell,
-        conf.getBoolean(DataNodeKeys.AGENT_HOPS_ANY_PORT_KEY, false));
+        conf.getBoolean(DataNodeKeys.AGENT_HOPS_ANY_PORT_KEY, DataNodeKeys.AGENT_HOPS_ANY_PORT_DEFAULT));
   }
 
   private static long positive(Configuration conf, String key, long defaultValue) {

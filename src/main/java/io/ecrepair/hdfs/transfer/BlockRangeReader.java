@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.transfer;
 
+import io.ecrepair.SystemProperties;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -44,7 +45,8 @@ public final class BlockRangeReader implements RangeSource {
   }
 
   /** Requests kept in flight on the connection (each costs the DataNode one small buffered message). */
-  static final int WINDOW = Integer.getInteger("ecrepair.read.window", 32);
+  static final int WINDOW = Integer.getInteger(SystemProperties.READ_WINDOW_PROPERTY,
+      SystemProperties.READ_WINDOW_DEFAULT);
 
   private final BlockConnector connector;
   private final DatanodeInfo source;

@@ -73,7 +73,7 @@ class ScenarioTest {
   @Test
   void theClusterNameNodeSkipsCombinedLocalityWhereHdfsPlacementScenariosWrite() throws Exception {
     String script = java.nio.file.Files.readString(java.nio.file.Path.of("dev-support/cluster/cluster.sh"));
-    assertTrue(script.contains("prop " + io.ecrepair.hdfs.namenode.CombinedLocalityPlacementPolicy.HDFS_PLACEMENT_PATHS_KEY
+    assertTrue(script.contains("prop " + io.ecrepair.hdfs.namenode.NameNodeKeys.COMBINED_LOCALITY_SKIP_PATHS_KEY
         + " " + Scenario.HDFS_PLACEMENT_ROOT), "cluster.sh sets the skip path the benchmark writes to");
   }
 

@@ -173,9 +173,9 @@ class AgentDegradedReadTest {
     }
     // One pread across the whole group: one request for every row of the lost unit, through the
     // read-ahead buffer, and straight into the caller's buffer when the rows do not fit in it.
-    for (int aheadKb : new int[] {AgentReads.AHEAD_KB_DEFAULT, 2 * CELL / 1024}) {
+    for (int aheadKb : new int[] {ClientKeys.AGENT_READS_AHEAD_KB_DEFAULT, 2 * CELL / 1024}) {
       Configuration conf = new Configuration(c.conf);
-      conf.setInt(AgentReads.AHEAD_KB_KEY, aheadKb);
+      conf.setInt(ClientKeys.AGENT_READS_AHEAD_KB_KEY, aheadKb);
       try (FileSystem client = FileSystem.newInstance(c.uri(), conf); FSDataInputStream in = client.open(f.path())) {
         EcRepairStripedInputStream s = (EcRepairStripedInputStream) in.getWrappedStream();
         s.markDead(c.holder(f.path(), 0, 1));
@@ -270,7 +270,7 @@ class AgentDegradedReadTest {
       }
     });
     Configuration conf = new Configuration(c.conf);
-    conf.setLong(AgentReads.STALL_MS_KEY, 5000);
+    conf.setLong(ClientKeys.AGENT_READS_STALL_MS_KEY, 5000);
     try (FileSystem client = FileSystem.newInstance(c.uri(), conf); FSDataInputStream in = client.open(f.path())) {
       ((EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(f.path(), 0, 1));
       int k = f.policy().getNumDataUnits();
@@ -383,7 +383,7 @@ class AgentDegradedReadTest {
       }
     });
     Configuration conf = new Configuration(c.conf);
-    conf.setLong(AgentReads.STALL_MS_KEY, 1500);
+    conf.setLong(ClientKeys.AGENT_READS_STALL_MS_KEY, 1500);
     try (FileSystem client = FileSystem.newInstance(c.uri(), conf); FSDataInputStream in = client.open(f.path())) {
       ((EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(f.path(), 0, 1));
       int k = f.policy().getNumDataUnits();

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ecrepair.hdfs.NodeCosts;
+import io.ecrepair.hdfs.CostKeys;
 import io.ecrepair.plan.MeasuredCosts;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -45,7 +45,7 @@ class MeasuredCostReadTest {
       byte[] data = c.write(file, policy, 4 * 8 * CELL, 8L * CELL, 9);
       c.stopAndForget(c.holder(file, 0, 0));
       Configuration measured = new Configuration(c.conf);
-      measured.setBoolean(NodeCosts.MEASURED_KEY, true);
+      measured.setBoolean(CostKeys.COSTS_MEASURED_KEY, true);
       MeasuredCosts store = ClientCosts.measured(measured);
 
       // Each row's sub-chunk repair fetches half a cell (64 KiB) from the five others: measured.
@@ -75,7 +75,7 @@ class MeasuredCostReadTest {
       assertEquals(4 * CELL, fetched(c, measured, data, 2), "a decode from the four others");
 
       Configuration off = new Configuration(c.conf);
-      off.setBoolean(NodeCosts.MEASURED_KEY, false);
+      off.setBoolean(CostKeys.COSTS_MEASURED_KEY, false);
       assertEquals(5 * CELL / 2, fetched(c, off, data, 3), "measured costs off: the code's own repair");
     }
   }
@@ -88,7 +88,7 @@ class MeasuredCostReadTest {
       byte[] data = c.write(file, policy, 3 * 4 * CELL, 4L * CELL, 11);
       c.stopAndForget(c.holder(file, 0, 0));
       Configuration measured = new Configuration(c.conf);
-      measured.setBoolean(NodeCosts.MEASURED_KEY, true);
+      measured.setBoolean(CostKeys.COSTS_MEASURED_KEY, true);
       MeasuredCosts store = ClientCosts.measured(measured);
       String slow = c.holder(file, 0, 1).getXferAddr(); // in RS's own repair from the first three
       for (int i = 0; i < 20; i++) {

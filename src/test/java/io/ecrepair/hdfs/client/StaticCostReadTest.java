@@ -3,7 +3,7 @@ package io.ecrepair.hdfs.client;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.ecrepair.hdfs.StaticCosts;
+import io.ecrepair.hdfs.CostKeys;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An operator marks one DataNode slow ({@value StaticCosts#KEY}): a degraded read of a lost
+ * An operator marks one DataNode slow ({@value CostKeys#COSTS_KEY}): a degraded read of a lost
  * Clay cell then decodes it from the four other blocks, whole cells (4 cells read), instead of
  * the sub-chunk repair that reads half a cell from each of the five (2.5 cells) including the
  * slow one, whose half cell at a factor of 16 takes as long as 8 cells through a typical link,
@@ -38,7 +38,7 @@ class StaticCostReadTest {
 
       assertEquals(5 * CELL / 2, fetchedReadingCell0(c, new Configuration(c.conf), data), "sub-chunk repair");
       Configuration marked = new Configuration(c.conf);
-      marked.set(StaticCosts.KEY, "nowhere=3, " + slow.getXferAddr() + "=16, bad-entry");
+      marked.set(CostKeys.COSTS_KEY, "nowhere=3, " + slow.getXferAddr() + "=16, bad-entry");
       assertEquals(4 * CELL, fetchedReadingCell0(c, marked, data), "a decode from the four others");
     }
   }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ecrepair.hdfs.StaticCosts;
+import io.ecrepair.hdfs.CostKeys;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The DataNodes weigh the operator's costs ({@value StaticCosts#KEY}, here a rack of slow
+ * The DataNodes weigh the operator's costs ({@value CostKeys#COSTS_KEY}, here a rack of slow
  * DataNodes) when they choose a repair's helpers: an RS chain takes its k helpers from the
  * others, and a central Clay repair, whose sub-chunk repair would read every survivor, decodes
  * from k whole blocks that leave the slow one out. Every rebuilt block is compared byte for byte.
@@ -101,7 +101,7 @@ class CostAwareRepairTest {
 
   private static Configuration slowRack() {
     Configuration extra = new Configuration(false);
-    extra.set(StaticCosts.KEY, "/slow=16");
+    extra.set(CostKeys.COSTS_KEY, "/slow=16");
     return extra;
   }
 

@@ -87,7 +87,7 @@ class SpreadRepairPlacementTest {
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY, 64);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY, 128);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY, 30);
-    conf.setInt(SpreadRepairPlacementPolicy.WINDOW_KEY, 300); // the memory still holds every target at the end
+    conf.setInt(NameNodeKeys.REPAIR_SPREAD_WINDOW_SECONDS_KEY, 300); // the memory still holds every target at the end
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, dir).numDataNodes(DATANODES).build();
     try {
       cluster.waitActive();

@@ -52,7 +52,7 @@ class TopologyLocalityTest {
     extra.setClass(DFSConfigKeys.DFS_BLOCK_PLACEMENT_EC_CLASSNAME_KEY, CombinedLocalityPlacementPolicy.class,
         BlockPlacementPolicy.class);
     extra.set(DFSConfigKeys.DFS_NAMENODE_PLUGINS_KEY, EcRepairNameNodePlugin.class.getName());
-    extra.set(CombinedLocalityPlacementPolicy.TOPOLOGY_POLICIES_KEY, "RS-3-2-64k");
+    extra.set(NameNodeKeys.TOPOLOGY_LOCALITY_POLICIES_KEY, "RS-3-2-64k");
     extra.setBoolean(DataNodeKeys.REBUILD_RS_KEY, true);
     extra.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
     String[] racks = new String[12];
