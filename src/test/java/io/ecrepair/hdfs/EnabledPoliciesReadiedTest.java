@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.harness.MiniHdfs;
 import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The DataNode plugin readies the repairs of the policies the NameNode has enabled before any
  * of their blocks is lost, and leaves the policies that are only added alone.
  */
+@ClusterTest
 class EnabledPoliciesReadiedTest {
   @TempDir
   Path tmp;

@@ -9,6 +9,7 @@ import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.layout.Manifest;
 import io.ecrepair.layout.Policy;
 import io.ecrepair.layout.StripedFileEncoder;
+import io.ecrepair.testing.ClusterTest;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * files equal our output byte for byte, for full groups, several groups and a last partial
  * stripe, whether HDFS wrote with its own rs_java coder or with our rs_isal.
  */
+@ClusterTest
 class EncodeMatchesHdfsLayoutTest {
   @TempDir
   static Path tmp;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.harness.ShippedPolicies;
+import io.ecrepair.testing.ClusterTest;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the setting ships. {@code hdfs ec -getPolicy / -listPolicies / -verifyClusterSetup} and
  * {@code hdfs fsck} treat our policies as HDFS's own.
  */
+@ClusterTest
 class HdfsToolsAgreeTest {
   @TempDir
   Path tmp;

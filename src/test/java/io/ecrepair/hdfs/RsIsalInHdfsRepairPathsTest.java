@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reads and NameNode-driven reconstruction run through our decoder, and both give exactly
  * the original bytes.
  */
+@ClusterTest
 class RsIsalInHdfsRepairPathsTest {
   private static final String POLICY = "RS-6-3-1024k";
   private static final int CELL = 1024 * 1024;

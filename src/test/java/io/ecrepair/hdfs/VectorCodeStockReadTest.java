@@ -3,6 +3,7 @@ package io.ecrepair.hdfs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ecrepair.testing.ClusterTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * naming what it needs, never wrong bytes (HDFS decodes partial cell ranges,
  * docs/architecture.md#what-hdfs-offers-a-plugin); healthy cells still read normally.
  */
+@ClusterTest
 class VectorCodeStockReadTest {
   private static final int CELL = 64 * 1024;
 

@@ -12,6 +12,7 @@ import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.net.InetSocketAddress;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * agent allocates anything for them, the DataNode's memory stays within bounds, and repairs
  * through the agents work afterwards.
  */
+@ClusterTest
 class AgentAttackTest {
   private static final int CELL = 64 * 1024;
   private static final long MAX_GROWTH = 256L << 20;

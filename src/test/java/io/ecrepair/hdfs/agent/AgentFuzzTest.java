@@ -9,6 +9,7 @@ import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.TaskReport;
 import io.ecrepair.plan.Plan;
+import io.ecrepair.testing.ClusterTest;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * more, this JVM's open files are back to what they were, and a normal repair through the agents
  * still succeeds.
  */
+@ClusterTest
 class AgentFuzzTest {
   private static final int CELL = 64 * 1024;
   private static final int REQUESTS = 4000;

@@ -7,6 +7,7 @@ import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.testing.ClusterTest;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * even with the password of the token the requester sent (the sender mints its own challenge). Without that proof a
  * holder of one block token could have a DataNode stream repair values to any address.
  */
+@ClusterTest
 class HopTargetTest {
   private static final int CELL = 64 * 1024;
 

@@ -6,6 +6,7 @@ import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
 import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.testing.ClusterTest;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * helper through HDFS instead, and every rebuilt block equals the original. Without the proof
  * the impostor's bytes would be rebuilt into the block.
  */
+@ClusterTest
 class ImpostorAgentTest {
   private static final int CELL = 64 * 1024;
 

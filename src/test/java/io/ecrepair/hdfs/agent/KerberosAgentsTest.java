@@ -11,6 +11,7 @@ import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * file's bytes, and so does one that the agents rebuild with the client as the requestor; a request to an agent without the handshake gets no bytes. Runs in a JVM of its
  * own (Kerberos settings are process-wide in Hadoop).
  */
+@ClusterTest
 class KerberosAgentsTest {
   private static final int CELL = 64 * 1024;
 

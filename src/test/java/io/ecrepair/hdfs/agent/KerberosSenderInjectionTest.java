@@ -11,6 +11,7 @@ import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * original. Without that proof the injector was taken as the sender, the real one refused, and
  * the repair could only fall back.
  */
+@ClusterTest
 class KerberosSenderInjectionTest {
   private static final int CELL = 64 * 1024;
 

@@ -10,6 +10,7 @@ import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * repair reading its helpers through their agents both rebuild every block byte for byte. A
  * request sent in the clear, with a genuine token, gets no bytes.
  */
+@ClusterTest
 class ProtectedAgentsTest {
   private static final int CELL = 64 * 1024;
 

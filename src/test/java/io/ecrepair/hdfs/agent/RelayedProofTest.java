@@ -8,6 +8,7 @@ import io.ecrepair.exec.NodePart;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
+import io.ecrepair.testing.ClusterTest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * so the sender sends no value; a proof that only named a DataNode would let the relay read
  * them.
  */
+@ClusterTest
 class RelayedProofTest {
   private static final int CELL = 64 * 1024;
 

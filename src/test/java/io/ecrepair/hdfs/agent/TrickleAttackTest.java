@@ -10,6 +10,7 @@ import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * refused after its header, the tricklers are cut, and a NameNode-driven Clay repair whose
  * helper that agent is runs its part there and rebuilds every block within a minute.
  */
+@ClusterTest
 class TrickleAttackTest {
   private static final int CELL = 64 * 1024;
   private static final int TRICKLERS = 300;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.agent.ReadFaults;
+import io.ecrepair.testing.ClusterTest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cannot reach the agents all read right through the fetch path, and agents that could not be
  * reached are not dialed again.
  */
+@ClusterTest
 class AgentDegradedReadTest {
   private static final int CELL = 64 * 1024;
   private static final int ROWS = 4;

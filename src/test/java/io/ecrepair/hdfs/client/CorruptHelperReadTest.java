@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.harness.MiniHdfs;
+import io.ecrepair.testing.ClusterTest;
 import java.io.File;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the read still returns the right bytes, without that helper, and the client reports the
  * replica to the NameNode as HDFS's own stream does, never only skipping it.
  */
+@ClusterTest
 class CorruptHelperReadTest {
   private static final int CELL = 64 * 1024;
 

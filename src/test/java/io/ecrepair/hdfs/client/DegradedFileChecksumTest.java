@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import io.ecrepair.testing.ClusterTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * DistCp copies such a file to a replicated directory and, copying back with -update, recognises
  * the files as equal.
  */
+@ClusterTest
 class DegradedFileChecksumTest {
   private static final int CELL = 64 * 1024;
   private static final String MD5 = "MD5MD5CRC";

@@ -12,6 +12,7 @@ import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.harness.MiniHdfs;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.testing.ClusterTest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * wrong bytes. A stock client reading a vector-coded file with a lost block gets the error that
  * names the fix.
  */
+@ClusterTest
 class DegradedReadTest {
   private static final int DATANODES = 16;
 

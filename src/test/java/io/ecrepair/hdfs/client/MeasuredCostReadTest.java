@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.CostKeys;
 import io.ecrepair.plan.MeasuredCosts;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * real DataNode is slow on this one host is noise, so the slow one's reads are fed to the store
  * here; the fetches' own measurements of the others are real.
  */
+@ClusterTest
 class MeasuredCostReadTest {
   private static final int CELL = 128 * 1024;
 

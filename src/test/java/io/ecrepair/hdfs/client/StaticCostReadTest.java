@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ecrepair.hdfs.CostKeys;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * slow one, whose half cell at a factor of 16 takes as long as 8 cells through a typical link,
  * twice the decode's 4 cells into the reader. The bytes are right either way.
  */
+@ClusterTest
 class StaticCostReadTest {
   private static final int CELL = 64 * 1024;
 

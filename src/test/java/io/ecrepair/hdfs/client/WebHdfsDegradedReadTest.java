@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.coder.StockDecodeFailures;
+import io.ecrepair.testing.ClusterTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * so its client sees the stream cut; the serving DataNode logs why, with the fix (counted by
  * {@link StockDecodeFailures}). Our FileSystem reads the same file right.
  */
+@ClusterTest
 class WebHdfsDegradedReadTest {
   private static final int CELL = 64 * 1024;
 

@@ -8,6 +8,7 @@ import io.ecrepair.hdfs.agent.ReadFaults;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lost ones, an agent that is gone costs nothing but the HDFS reads, and a helper replica with
  * a bad byte is caught by its stored checksums, not copied into the rebuilt block.
  */
+@ClusterTest
 class AgentRangeReadTest {
   private static final int CELL = 64 * 1024;
   private static final int CELLS_PER_BLOCK = 4;

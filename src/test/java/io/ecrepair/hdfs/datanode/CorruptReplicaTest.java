@@ -7,6 +7,7 @@ import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.testing.ClusterTest;
 import java.io.File;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * NameNode rebuilds that replica too, and in the end every internal block equals the original.
  * Without the report the corrupt replica would stay listed and the final comparison would fail.
  */
+@ClusterTest
 class CorruptReplicaTest {
   private static final int CELL = 64 * 1024;
   private static final int CELLS_PER_BLOCK = 4;

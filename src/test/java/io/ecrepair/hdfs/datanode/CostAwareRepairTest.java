@@ -9,6 +9,7 @@ import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
 import io.ecrepair.plan.Pipelines;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * others, and a central Clay repair, whose sub-chunk repair would read every survivor, decodes
  * from k whole blocks that leave the slow one out. Every rebuilt block is compared byte for byte.
  */
+@ClusterTest
 class CostAwareRepairTest {
   private static final int CELL = 64 * 1024;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.task.ReconstructionLog;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rebuild its block, HDFS-14768) and a third has died, so the NameNode copies the leaving node's
  * blocks and has the plugin rebuild the lost ones in the same groups.
  */
+@ClusterTest
 class DecommissionTest {
   private static final int CELL = 64 * 1024;
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ecrepair.bench.cluster.RepairTheory;
 import io.ecrepair.cli.EcRepairCli;
+import io.ecrepair.testing.ClusterTest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** {@code ec-repair demo} end to end on small policies, its JSON, and bad input; the plugin outside a DataNode. */
+@ClusterTest
 class DemoCliTest {
   record Run(int code, String out, String err) {}
 

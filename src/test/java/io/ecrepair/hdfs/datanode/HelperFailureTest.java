@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ecrepair.hdfs.agent.ReadFaults;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * after the helper delivered its first range ({@link ReadFaults}): the helper's DataNode is
  * stopped and its read fails, whatever the machine's speed.
  */
+@ClusterTest
 class HelperFailureTest {
   private static final int CELL = 64 * 1024;
 

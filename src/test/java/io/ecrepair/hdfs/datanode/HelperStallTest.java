@@ -7,6 +7,7 @@ import io.ecrepair.hdfs.agent.ReadFaults;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * compared with the originals. (HDFS's version of this test stalls its own StripedBlockReader,
  * which the plugin does not use.)
  */
+@ClusterTest
 class HelperStallTest {
   private static final int CELL = 64 * 1024;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.client.ClientMetrics;
 import io.ecrepair.hdfs.task.ReconstructionMetrics;
+import io.ecrepair.testing.ClusterTest;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
 import java.net.URL;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code hadoop.prometheus.endpoint.enabled}), and every metric the plugin publishes is in
  * that table.
  */
+@ClusterTest
 class MetricsEndpointsTest {
   @TempDir
   Path tmp;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * missing, not excluded blocks onto the first targets, byte for byte, writes nothing to the
  * others, and gives back the xmits HDFS charged.
  */
+@ClusterTest
 class OddReconstructionOrdersTest {
   private static final int CELL = 64 * 1024;
 

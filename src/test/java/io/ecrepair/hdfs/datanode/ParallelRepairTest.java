@@ -12,6 +12,7 @@ import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
 import io.ecrepair.plan.Plan;
 import io.ecrepair.plan.Traffic;
+import io.ecrepair.testing.ClusterTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * between agents and a participant that fails mid-block cost time, never data: the task
  * finishes centrally from the row reached, and the block is still the original.
  */
+@ClusterTest
 class ParallelRepairTest {
   private static final int CELL = 64 * 1024;
   private static final int CELLS_PER_BLOCK = 4;

@@ -8,6 +8,7 @@ import io.ecrepair.hdfs.agent.LoadProbe;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cannot form (an agent gone) or breaks mid-block (a fault after a few slices) costs time,
  * never data: the task finishes by reading the helpers itself, from the row the chain reached.
  */
+@ClusterTest
 class PipelinedRepairTest {
   private static final int CELL = 64 * 1024;
   private static final int CELLS_PER_BLOCK = 4;

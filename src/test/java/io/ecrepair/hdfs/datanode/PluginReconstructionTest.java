@@ -8,6 +8,7 @@ import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
 import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * an internal block is missing (its decoder refuses partial cells; the client FileSystem is
  * issue #8), so the files are read back once reconstruction made the rebuilt blocks live.
  */
+@ClusterTest
 class PluginReconstructionTest {
   private static final int CELL = 64 * 1024;
   private static final int CELLS_PER_BLOCK = 4;

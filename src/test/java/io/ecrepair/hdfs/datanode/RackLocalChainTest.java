@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * each rack's terms inside the rack and ends in the rebuilding DataNode's rack: exactly one
  * partial sum leaves each other rack of the local group, and the rebuilt blocks are exact.
  */
+@ClusterTest
 class RackLocalChainTest {
   private static final int CELL = 64 * 1024;
 

@@ -8,6 +8,7 @@ import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.io.DataInputStream;
 import java.io.File;
 import java.io.FileInputStream;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * route writes the rebuilt block with its group's checksum type and chunk size, as the
  * replicas it replaces had, not with the rebuilding DataNode's default.
  */
+@ClusterTest
 class RebuiltChecksumTest {
   private static final int CELL = 64 * 1024;
   private static final DataChecksum.Type FILE_TYPE = DataChecksum.Type.CRC32C;

@@ -8,6 +8,7 @@ import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * agents on: every DataNode runs one at its transfer port plus the file's offset, and a lost Clay
  * block is rebuilt by parallel repair across them.
  */
+@ClusterTest
 class ShippedSiteConfigTest {
   @TempDir
   Path tmp;

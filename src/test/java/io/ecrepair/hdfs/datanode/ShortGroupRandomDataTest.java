@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * parity) are rebuilt at once by one reconstruction order on a DataNode outside the group;
  * every rebuilt block is compared with the one written.
  */
+@ClusterTest
 class ShortGroupRandomDataTest {
   private static final int CELL = 64 * 1024;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.Block;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * placing it there (a failed write's leftover) is found, and the wait ends once the NameNode,
  * told by a full block report, has it deleted; a block gone before the loss is rebuilt first.
  */
+@ClusterTest
 class StrayReplicaTest {
   @TempDir
   Path tmp;

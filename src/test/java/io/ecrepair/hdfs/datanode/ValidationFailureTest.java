@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ecrepair.harness.MiniHdfs;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
+import io.ecrepair.testing.ClusterTest;
 import java.io.DataInputStream;
 import java.io.File;
 import java.io.FileInputStream;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the rebuilt rows are recomputed without one helper, the two disagree, and the task fails with
  * nothing committed: the lost block stays missing rather than being rebuilt wrong.
  */
+@ClusterTest
 class ValidationFailureTest {
   private static final int CELL = 64 * 1024;
   private static final int CELLS_PER_BLOCK = 4;

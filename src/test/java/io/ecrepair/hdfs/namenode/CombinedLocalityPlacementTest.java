@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ecrepair.codes.lrc.LrcCode;
 import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.plan.CombinedLocality;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stop, the rebuilt blocks keep that layout and every internal block and file is byte-equal; the
  * Balancer, the Mover and decommissioning keep it too.
  */
+@ClusterTest
 class CombinedLocalityPlacementTest {
   private static final int CELL = 64 * 1024;
   private static final LrcCode.Params CODE = new LrcCode.Params(6, 2, 1);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.harness.MiniHdfs;
+import io.ecrepair.testing.ClusterTest;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stock policy) exceed that bound in about half the runs; a greedy least-loaded choice did not in
  * 200,000 simulated layouts.
  */
+@ClusterTest
 class SpreadRepairPlacementTest {
   private static final int CELL = 64 * 1024;
   private static final int CELLS_PER_BLOCK = 4;

@@ -8,6 +8,7 @@ import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
 import io.ecrepair.plan.CombinedLocality;
+import io.ecrepair.testing.ClusterTest;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rack, one partial sum across racks, where any 3 of the 4 survivors would often cross twice),
  * byte-equal, the group keeping its layout.
  */
+@ClusterTest
 class TopologyLocalityTest {
   private static final int CELL = 64 * 1024;
 
