@@ -15,10 +15,10 @@ import javax.imageio.ImageIO;
 
 /** A small PNG bar chart (java.awt, headless): one bar per label, a value printed on each. */
 public final class BarChart {
-  /** One bar: label under it, value, colour group (0 = ours, 1 = baseline). */
+  /** One bar: label under it, value, colour group (0 = ours, 1 = baseline, 2 = physical floor). */
   public record Bar(String label, double value, String valueText, int group) {}
 
-  private static final Color[] COLORS = {new Color(0x2b8a3e), new Color(0x868e96)};
+  private static final Color[] COLORS = {new Color(0x2b8a3e), new Color(0x868e96), new Color(0x1971c2)};
 
   private BarChart() {}
 

@@ -89,6 +89,20 @@ public final class DegradedReadBenchmark {
     return points;
   }
 
+  /**
+   * The least a degraded read served by {@code strategy} must fetch per byte it returns: the
+   * finished cells where the helpers' agents rebuild them ({@code pararc}, {@code pipeline}),
+   * else the code's cheapest repair read of the block ({@code fetch}: our client reading the
+   * read set) or k blocks ({@code stock}: HDFS's decoder).
+   */
+  public static double fetchFloor(String policy, int lostIndex, String strategy) {
+    return switch (strategy) {
+      case "pararc", "pipeline" -> 1.0;
+      case "stock" -> io.ecrepair.bench.cluster.RepairTheory.stockBlocksRead(policy);
+      default -> io.ecrepair.bench.cluster.RepairTheory.blocksRead(policy, lostIndex);
+    };
+  }
+
   public List<Comparison> compare(Map<String, Point> points) {
     List<Comparison> out = new ArrayList<>();
     for (Pair p : pairs) {

@@ -24,12 +24,18 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
  * thousands of small block reads). Without warm-up the first policy measured pays for it.
  */
 public final class ReconstructionBenchmark {
-  /** Our policy against an RS baseline with the speedup the issue asks for. */
-  public record Pair(String policy, String baseline, double required) {}
+  /** Our policy and the RS policy stock HDFS rebuilds beside it. */
+  public record Pair(String policy, String baseline) {}
 
-  /** One timed repair. */
+  /**
+   * HDFS's read throttle ({@code DataTransferThrottler}) lets its first period's bytes through
+   * at once: 500 ms of the rate.
+   */
+  public static final double THROTTLE_PERIOD_SECONDS = 0.5;
+
+  /** One timed repair; {@code route} as the task reported it ({@code hdfs}, {@code central}, {@code parallel}, ...). */
   public record Point(String policy, String engine, int lostIndex, long bytesRead, long blockBytes, double seconds,
-                      boolean verified) {
+                      boolean verified, String route) {
     public double blocksRead() {
       return (double) bytesRead / blockBytes;
     }
@@ -40,16 +46,12 @@ public final class ReconstructionBenchmark {
     }
   }
 
-  /** A pair's outcome. */
-  public record Comparison(String policy, String baseline, double speedup, double required, double readRatio) {
-    public boolean pass() {
-      return speedup >= required;
-    }
-  }
+  /** Ours against its baseline: how much sooner, and how many times fewer bytes read. */
+  public record Comparison(String policy, String baseline, double speedup, double readRatio) {}
 
   public static final List<Pair> DEFAULT_PAIRS = List.of(
-      new Pair("CLAY-10-4-1024k", "RS-10-4-1024k", 2.5),
-      new Pair("LRC-L2-12-4-1024k", "RS-12-4-1024k", 1.8));
+      new Pair("CLAY-10-4-1024k", "RS-10-4-1024k"),
+      new Pair("LRC-L2-12-4-1024k", "RS-12-4-1024k"));
 
   private final List<Pair> pairs;
   private final int cellsPerBlock;
@@ -118,7 +120,7 @@ public final class ReconstructionBenchmark {
         MiniClusterRepairs.PolicyRun run = repairBlockZero(cluster, p, seed++);
         MiniClusterRepairs.Repair r = blockZero(run, p);
         points.put(p.getName(), new Point(p.getName(), r.engine(), 0, r.bytesRead(), r.blockBytes(), r.seconds(),
-            r.verified() && run.fileVerified()));
+            r.verified() && run.fileVerified(), r.route()));
         progress.accept(String.format(java.util.Locale.ROOT, "%s: block 0 rebuilt by %s in %.3f s reading %.2f blocks",
             p.getName(), r.engine(), r.seconds(), r.blocksRead()));
       }
@@ -143,9 +145,27 @@ public final class ReconstructionBenchmark {
     for (Pair p : pairs) {
       Point ours = points.get(p.policy());
       Point base = points.get(p.baseline());
-      out.add(new Comparison(p.policy(), p.baseline(), base.seconds() / ours.seconds(), p.required(),
+      out.add(new Comparison(p.policy(), p.baseline(), base.seconds() / ours.seconds(),
           base.blocksRead() / ours.blocksRead()));
     }
     return out;
+  }
+
+  /**
+   * The least time the read limit allows: what the code's cheapest repair reads of the lost
+   * block (k blocks for HDFS's own reconstruction), through the rebuilding DataNode's throttle,
+   * less the throttle's free first period. NaN for a route whose reads the limit does not
+   * govern (chains and parallel plans read on the helpers, unthrottled).
+   */
+  public static double floorSeconds(Point p, long readBandwidth) {
+    double blocks;
+    if (p.route().equals("hdfs")) {
+      blocks = io.ecrepair.bench.cluster.RepairTheory.stockBlocksRead(p.policy());
+    } else if (p.route().equals("central")) {
+      blocks = io.ecrepair.bench.cluster.RepairTheory.blocksRead(p.policy(), p.lostIndex());
+    } else {
+      return Double.NaN;
+    }
+    return Math.max(0, blocks * p.blockBytes() / readBandwidth - THROTTLE_PERIOD_SECONDS);
   }
 }

@@ -4,7 +4,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Benchmarks, side by side with Hadoop's own coders and raw ISA-L.",
+    description = "Benchmarks: each figure beside its peer (stock HDFS, Hadoop's own coders, raw ISA-L) and, where "
+        + "one can be worked out, its physical floor.",
     subcommands = {CoderBenchCommand.class, ReconstructionBenchCommand.class, DegradedReadBenchCommand.class,
         ReadChoiceBenchCommand.class, ClusterBenchCommand.class})
 final class BenchCommand implements Runnable {

@@ -26,8 +26,9 @@ import picocli.CommandLine.Spec;
         + "NameNode-driven reconstruction (from the NameNode dropping the dead node's replicas until it reports "
         + "nothing low-redundancy or missing), compares every rebuilt replica with the original, and counts the bytes "
         + "every node sent and received on its interface; then degraded reads of one lost data block from a "
-        + "client namespace. Prints tables (or --json), the issue's bars, and PNG charts. Everything it made is "
-        + "torn down at the end, on failure and on Ctrl-C.",
+        + "client namespace. Prints tables (or --json), each time beside its peer (stock HDFS) and its physical "
+        + "floor (the busiest shaped link's time for what the run's layout forces through it), and PNG charts. "
+        + "Everything it made is torn down at the end, on failure and on Ctrl-C.",
         "Scenarios: POLICY, RS-...+plugin (the DataNodes restarted with ecrepair.datanode.rebuild.rs=true) or "
             + "CLAY-...+central / BUTTERFLY-...+central (restarted with ecrepair.datanode.parallel=false: the central "
             + "sub-chunk repair instead of parallel plans)."})
@@ -181,38 +182,46 @@ final class ClusterBenchCommand implements Callable<Integer> {
           groups, settings.warmupGroups(), cluster.racks() > 1 ? "LRC groups with combined locality where the racks "
               + "suffice" : "groups placed as by HDFS (one rack)");
       out.println("Full-node recovery (detect s = from the kill to the NameNode dropping the node's replicas; "
-          + "repair s = from then to nothing low-redundancy; recv/block = bytes all DataNodes received per rebuilt block, in blocks; max load = the "
-          + "busiest rebuilding node's bytes received per block it rebuilt; CPU idle = the host's idle share while the "
+          + "repair s = from then to nothing low-redundancy; floor s = the time the busiest link needs, at the shaped "
+          + "rates, for what this run's own layout forces through it (where the lost blocks' helpers and rebuilt "
+          + "copies are), each block rebuilt the cheapest way its strategy allows (HDFS: any k helpers; chains: any "
+          + "helpers and head; Clay, Butterfly: the central repair or a stored parallel plan), chosen knowing every "
+          + "other block's choice; busiest link = that link, a DataNode's or a rack gateway's in or out; x floor = "
+          + "repair s / floor s; vs peer = the peer's repair s / this one's, the peer being stock RS-10-4 (HDFS's own "
+          + "reconstruction), or for +costs the same scenario without the cost model; recv/block = bytes all "
+          + "DataNodes received per rebuilt block, in blocks; max load = the busiest rebuilding node's bytes received per block it rebuilt; CPU idle = the host's idle share while the "
           + "blocks were rebuilt, SATURATED under 10%: then the result is bound by this host's CPU, not the links):");
       print(out, r.recoveries());
       out.println();
-      out.println("Bytes per node during each recovery (interface counters in the namespaces):");
+      out.println("Bytes per node during each recovery (interface counters in the namespaces; the counts the "
+          + "tables above are made of, so no peer or floor here):");
       print(out, r.nodeBytes());
       if (!report.singles().isEmpty()) {
         out.println();
         out.println("Single-block race on an idle cluster (data block 0 lost; repair s = the reconstruction task's own "
             + "time, or (NN) the NameNode-observed time for HDFS's own tasks; healthy read s = one healthy block read "
-            + "into the client namespace over a link like every DataNode's; busiest recv = the most any live DataNode "
-            + "received" + (cluster.racks() > 0 ? "; cross-rack blocks = bytes that left any rack, in blocks" : "")
+            + "into the client namespace over a link like every DataNode's; floor s = one block through the rebuilding "
+            + "DataNode's downlink at the link rate, which no repair of a block goes below; vs RS = stock RS-10-4's "
+            + "repair s / this one's; busiest recv = the most any live DataNode received"
+            + (cluster.racks() > 0 ? "; cross-rack blocks = bytes that left any rack, in blocks" : "")
             + "):");
         print(out, r.singles());
       }
       if (!report.decommissions().isEmpty()) {
         out.println();
         out.println("Decommissioning the DataNode holding the most blocks of a fresh file (seconds from -refreshNodes "
-            + "until the NameNode reports it decommissioned; HDFS copies its blocks, x RS = time / stock RS-10-4's):");
+            + "until the NameNode reports it decommissioned; HDFS copies its blocks from it, so floor s = its uplink "
+            + "carrying all of them at its link rate; x RS = time / stock RS-10-4's):");
         print(out, r.decommissions());
       }
       if (!report.reads().isEmpty()) {
         out.println();
         out.println("Degraded read of one whole lost data block (or of the whole group, every read spanning the lost "
-            + "block) from the client namespace (fetched = bytes the client's interface received per block read, in "
-            + "blocks):");
+            + "block) from the client namespace (floor s = the bytes read through the client's link at its rate; "
+            + "vs RS stock = degraded s / stock RS-10-4's through HDFS's client; fetched = bytes the client's "
+            + "interface received per block read, in blocks):");
         print(out, r.reads());
       }
-      out.println();
-      out.println("Bars:");
-      print(out, r.bars());
       for (String n : report.notes()) {
         out.println("note: " + n);
       }

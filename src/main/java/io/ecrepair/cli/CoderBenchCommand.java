@@ -98,6 +98,7 @@ final class CoderBenchCommand implements Callable<Integer> {
       Map<String, Object> j = new LinkedHashMap<>();
       j.put("results", results);
       j.put("ratios", ratios);
+      j.put("note", NOTE);
       JsonOutput.print(out, j);
     } else {
       Table t = new Table("code", "op", "lost", "threads", "native", "java", "hadoop rs_java", "isal-c",
@@ -110,9 +111,18 @@ final class CoderBenchCommand implements Callable<Integer> {
       out.println("Throughput in MB/s (10^6 bytes/s) of data (encode, decode) or of rebuilt data (repair), cell "
           + parsed.get(0).cellSize() + " bytes:");
       t.print(out);
+      out.println(NOTE);
     }
     return 0;
   }
+
+  /** What each column is measured against, and why there is no floor column. */
+  static final String NOTE = "peers: isal-c = raw ISA-L (the same arithmetic in C, no JVM), hadoop rs_java = "
+      + "Hadoop's own Java coder, RS native = our native RS of the same (k, m) for another code; repair has none of "
+      + "the first two (they decode whole stripes: their nearest figure is decode with 1 lost, whose MB count the k "
+      + "data cells, a repair's the one rebuilt cell). No floor: a point's stripes stay in the CPU caches from one "
+      + "operation to the next, so main memory's bandwidth does not bound these figures, and this bench does not "
+      + "measure the caches'.";
 
   /** Puts RS with the same (k, m) and cell before every other code, once. */
   static List<Policy> withRsBaselines(List<Policy> policies) {

@@ -26,7 +26,9 @@ import picocli.CommandLine.Spec;
         "Each policy writes one full block group; the cells of one data block (--lost, default 0) are read with one "
         + "positional read per cell, once while readable and once right after its DataNode stopped (no "
         + "reconstruction runs). Prints bytes fetched per degraded MiB and throughput healthy vs degraded "
-        + "(or --json), and writes a PNG bar chart."})
+        + "(or --json), and writes a PNG bar chart.",
+        "Each figure stands beside its peer (RS through HDFS's client) and, for bytes fetched, its floor (what the "
+            + "read's path must fetch at least); the times have no floor: the in-process cluster has no link rate."})
 final class DegradedReadBenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -81,24 +83,33 @@ final class DegradedReadBenchCommand implements Callable<Integer> {
                      List<DegradedReadBenchmark.Comparison> comparisons, DegradedReadBenchmark bench) {
     out.printf("reading internal block %d of a full group (blocks of %d MiB, one pread per cell), healthy and "
         + "with its DataNode stopped%n", bench.lostIndex(), bench.cellsPerBlock());
-    Table t = new Table("policy", "read by", "bytes returned", "bytes fetched", "per degraded MiB",
-        "healthy MB/s", "degraded MB/s", "verified");
+    table(points, comparisons, bench.lostIndex()).print(out);
+    out.println("floor = the least the read's path must fetch per degraded MiB: the code's cheapest repair read of "
+        + "the block where the client fetches the read set, k where HDFS decodes, 1 where the helpers' agents send "
+        + "the finished cells; vs peer = degraded MB/s / the RS peer's through HDFS's client, fetched vs peer = the "
+        + "peer's bytes fetched / these. No time floor: this cluster runs in one process over loopback, with no "
+        + "link rate to bound a read's time.");
+    out.println("chart: " + png.toAbsolutePath());
+  }
+
+  /** One row per policy: bytes fetched beside the path's floor, throughput beside the RS peer's. */
+  static Table table(Map<String, DegradedReadBenchmark.Point> points,
+                     List<DegradedReadBenchmark.Comparison> comparisons, int lostIndex) {
+    Table t = new Table("policy", "read by", "strategy", "bytes returned", "bytes fetched", "per degraded MiB",
+        "floor", "healthy MB/s", "degraded MB/s", "peer", "vs peer", "fetched vs peer", "verified");
     for (DegradedReadBenchmark.Point p : points.values()) {
       MiniClusterRepairs.DegradedRead r = p.read();
-      t.row(p.policy(), client(r), r.degraded().bytesReturned(), r.degraded().bytesFetched(),
+      DegradedReadBenchmark.Comparison c = comparisons.stream().filter(x -> x.policy().equals(p.policy()))
+          .findFirst().orElse(null);
+      t.row(p.policy(), client(r), r.strategy(), r.degraded().bytesReturned(), r.degraded().bytesFetched(),
           String.format(Locale.ROOT, "%.2f MiB", r.degraded().fetchedPerReturned()),
+          String.format(Locale.ROOT, "%.2f MiB", DegradedReadBenchmark.fetchFloor(p.policy(), lostIndex, r.strategy())),
           String.format(Locale.ROOT, "%.1f", r.healthy().mbPerSec()),
-          String.format(Locale.ROOT, "%.1f", r.degraded().mbPerSec()), r.verified() ? "yes" : "NO");
+          String.format(Locale.ROOT, "%.1f", r.degraded().mbPerSec()), c == null ? "-" : c.baseline(),
+          c == null ? "-" : String.format(Locale.ROOT, "%.2fx", c.speedup()),
+          c == null ? "-" : String.format(Locale.ROOT, "%.2fx", 1 / c.fetchedRatio()), r.verified() ? "yes" : "NO");
     }
-    t.print(out);
-    out.println();
-    Table c = new Table("policy", "vs", "degraded speedup", "bytes fetched ratio");
-    for (DegradedReadBenchmark.Comparison x : comparisons) {
-      c.row(x.policy(), x.baseline(), String.format(Locale.ROOT, "%.2fx", x.speedup()),
-          String.format(Locale.ROOT, "%.2fx", x.fetchedRatio()));
-    }
-    c.print(out);
-    out.println("chart: " + png.toAbsolutePath());
+    return t;
   }
 
   private Map<String, Object> toJson(Map<String, DegradedReadBenchmark.Point> points,
@@ -124,6 +135,11 @@ final class DegradedReadBenchCommand implements Callable<Integer> {
         m.put("bytesFetched", x.bytesFetched());
         m.put("bytesReturned", x.bytesReturned());
         m.put("fetchedPerReturned", x.fetchedPerReturned());
+        if (op.equals("degraded-read")) {
+          m.put("strategy", r.strategy());
+          m.put("fetchedPerReturnedFloor", DegradedReadBenchmark.fetchFloor(p.policy(), bench.lostIndex(),
+              r.strategy()));
+        }
         m.put("seconds", x.seconds());
         m.put("cellsRebuilt", x.stream().cellsRebuilt());
         m.put("verified", x.equal() && r.verified());

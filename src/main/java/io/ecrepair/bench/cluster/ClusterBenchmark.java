@@ -56,7 +56,7 @@ public final class ClusterBenchmark {
   /** What a run measured, plus what it could not measure and why. */
   public record Report(Settings settings, List<FullNodeRecovery.Result> recoveries, List<DegradedRead.Result> reads,
                        List<SingleBlockRace.Result> singles, List<DecommissionRace.Result> decommissions,
-                       List<String> notes, List<Bars.Bar> bars) {}
+                       List<String> notes) {}
 
   private final Settings settings;
   private final Consumer<String> progress;
@@ -78,7 +78,7 @@ public final class ClusterBenchmark {
         progress);
          DistributedFileSystem fs = connect(cluster)) {
       addPolicies(fs);
-      FullNodeRecovery recovery = new FullNodeRecovery(cluster, fs, progress, settings.timeoutMs());
+      FullNodeRecovery recovery = new FullNodeRecovery(cluster, settings.cluster(), fs, progress, settings.timeoutMs());
       DegradedRead degraded = new DegradedRead(cluster, fs, progress, settings.timeoutMs());
       SingleBlockRace race = new SingleBlockRace(recovery, degraded, progress);
       DecommissionRace leave = new DecommissionRace(cluster, fs, recovery, progress, settings.timeoutMs());
@@ -159,8 +159,7 @@ public final class ClusterBenchmark {
         }
       }
     }
-    return new Report(settings, recoveries, reads, singles, decommissions, notes,
-        Bars.check(recoveries, reads, singles));
+    return new Report(settings, recoveries, reads, singles, decommissions, notes);
   }
 
   /**

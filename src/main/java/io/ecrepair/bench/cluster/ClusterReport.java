@@ -28,21 +28,54 @@ public final class ClusterReport {
 
   private FullNodeRecovery.Result stockRs() {
     return report.recoveries().stream().filter(r -> r.policy().startsWith("RS-10-4-")
-        && !r.scenario().endsWith("+plugin")).findFirst().orElse(null);
+        && Scenario.parse(r.scenario()).isStockRs()).findFirst().orElse(null);
   }
 
   private boolean racked() {
     return report.recoveries().stream().anyMatch(r -> r.crossRackBytes() >= 0);
   }
 
+  /**
+   * A recovery's peer: for a {@code +costs} scenario the same one without the cost model, else
+   * stock RS-10-4 (HDFS's own reconstruction); null for stock RS itself or a peer not run.
+   */
+  FullNodeRecovery.Result peer(FullNodeRecovery.Result r) {
+    Scenario s = Scenario.parse(r.scenario());
+    if (s.costs()) {
+      String without = r.scenario().substring(0, r.scenario().length() - "+costs".length());
+      return report.recoveries().stream().filter(x -> x.scenario().equals(without)).findFirst().orElse(null);
+    }
+    FullNodeRecovery.Result rs = stockRs();
+    return rs == r ? null : rs;
+  }
+
+  /**
+   * The recovery's link floor: the time the busiest link of its own layout needs for what the
+   * layout forces through it ({@link PlanBound}) at the run's shaped rates; NaN where unknown.
+   */
+  public double floorSeconds(FullNodeRecovery.Result r) {
+    return r.bound() == null ? Double.NaN : seconds(r.bound().best() * r.blockBytes(), rateMbit());
+  }
+
+  private int rateMbit() {
+    return report.settings().cluster().rateMbit();
+  }
+
+  /** Seconds {@code bytes} take at {@code mbit} (tc's Mbit: 10^6 bits). */
+  static double seconds(double bytes, int mbit) {
+    return bytes * 8 / (mbit * 1e6);
+  }
+
   public Rows recoveries() {
     List<List<String>> rows = new ArrayList<>();
-    FullNodeRecovery.Result base = stockRs();
     boolean racks = racked();
     for (FullNodeRecovery.Result r : report.recoveries()) {
+      FullNodeRecovery.Result peer = peer(r);
+      double floor = floorSeconds(r);
       List<String> row = new ArrayList<>(List.of(r.scenario(), r.engine(), r.victim(), Integer.toString(r.lost().size()),
-          f1(r.detectSeconds()), f1(r.repairSeconds()),
-          base == null ? "-" : f2(base.repairSeconds() / r.repairSeconds()) + "x",
+          f1(r.detectSeconds()), f1(r.repairSeconds()), Double.isNaN(floor) ? "-" : f1(floor),
+          Double.isNaN(floor) ? "-" : f2(r.repairSeconds() / floor) + "x", r.bound() == null ? "-" : r.bound().link(),
+          peer == null ? "-" : f2(peer.repairSeconds() / r.repairSeconds()) + "x",
           f2(r.measuredBlocks()), f2(r.theoryBlocks()), pct(r.measuredBlocks() / r.theoryBlocks() - 1),
           f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), r.verified() ? "yes" : "NO"));
       if (racks) {
@@ -53,40 +86,66 @@ public final class ClusterReport {
       rows.add(row);
     }
     List<String> header = new ArrayList<>(List.of("scenario", "rebuilt by", "killed", "blocks", "detect s", "repair s",
-        "vs RS", "recv/block", "theory", "dev", "max load", "CPU idle", "verified"));
+        "floor s", "x floor", "busiest link", "vs peer", "recv/block", "theory", "dev", "max load", "CPU idle",
+        "verified"));
     if (racks) {
       header.addAll(List.of("placement", "combined as written", "after", "cross-rack/block", "most in a rack"));
     }
     return new Rows(header, rows);
   }
 
-  /** The decommissionings: one DataNode leaving per scenario, beside stock RS-10-4's. */
+  /** The decommissionings: one DataNode leaving per scenario, beside stock RS-10-4's and its uplink's floor. */
   public Rows decommissions() {
     DecommissionRace.Result rs = report.decommissions().stream()
-        .filter(d -> d.policy().startsWith("RS-10-4-") && !d.scenario().endsWith("+plugin")).findFirst().orElse(null);
+        .filter(d -> d.policy().startsWith("RS-10-4-") && Scenario.parse(d.scenario()).isStockRs()).findFirst()
+        .orElse(null);
     List<List<String>> rows = new ArrayList<>();
     for (DecommissionRace.Result d : report.decommissions()) {
-      rows.add(List.of(d.scenario(), d.node(), Integer.toString(d.blocks()), f1(d.seconds()),
-          rs == null ? "-" : f2(d.seconds() / rs.seconds()) + "x", d.verified() ? "yes" : "NO"));
+      double floor = decommissionFloor(d);
+      rows.add(List.of(d.scenario(), d.node(), Integer.toString(d.blocks()), f1(d.seconds()), f1(floor),
+          f2(d.seconds() / floor) + "x", rs == null || rs == d ? "-" : f2(d.seconds() / rs.seconds()) + "x",
+          d.verified() ? "yes" : "NO"));
     }
-    return new Rows(List.of("scenario", "decommissioned", "blocks", "seconds", "x RS", "verified"), rows);
+    return new Rows(List.of("scenario", "decommissioned", "blocks", "seconds", "floor s", "x floor", "x RS",
+        "verified"), rows);
+  }
+
+  /** HDFS copies every block of a leaving DataNode from it: its uplink carries them all. */
+  public double decommissionFloor(DecommissionRace.Result d) {
+    ClusterOptions c = report.settings().cluster();
+    boolean slow = c.slowNodes().stream().anyMatch(i -> ("dn" + i).equals(d.node()));
+    return seconds((double) d.blocks() * d.blockBytes(), slow ? c.slowRateMbit() : c.rateMbit());
+  }
+
+  /** One block into the rebuilding DataNode's downlink: no repair of a block moves less. */
+  public double singleFloor(SingleBlockRace.Result r) {
+    return seconds(r.blockBytes(), rateMbit());
+  }
+
+  /** The client's downlink carrying every byte it reads. */
+  public double readFloor(DegradedRead.Result r) {
+    return seconds((double) r.blockBytes() * r.blocksRead(), report.settings().cluster().clientRateMbit());
   }
 
   /** The single-block races: one block rebuilt on an idle cluster against one healthy block read. */
   public Rows singles() {
     List<List<String>> rows = new ArrayList<>();
     boolean racks = racked();
+    SingleBlockRace.Result rs = report.singles().stream().filter(r -> r.strategy().equals("stock")
+        && r.policy().startsWith("RS-10-4-")).findFirst().orElse(null);
     for (SingleBlockRace.Result r : report.singles()) {
+      double floor = singleFloor(r);
       List<String> row = new ArrayList<>(List.of(r.scenario(), r.strategy(), Integer.toString(r.lostIndex()),
-          f2(r.seconds()) + (r.taskTimed() ? "" : " (NN)"), f2(r.healthySeconds()), f2(r.ratio()) + "x",
+          f2(r.seconds()) + (r.taskTimed() ? "" : " (NN)"), f2(floor), f2(r.seconds() / floor) + "x",
+          f2(r.healthySeconds()), f2(r.ratio()) + "x", rs == null || rs == r ? "-" : f2(rs.seconds() / r.seconds()) + "x",
           f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), r.verified() ? "yes" : "NO"));
       if (racks) {
         row.addAll(List.of(r.placement(), f2(r.crossRackBlocks())));
       }
       rows.add(row);
     }
-    List<String> header = new ArrayList<>(List.of("scenario", "strategy", "lost", "repair s", "healthy read s",
-        "x healthy", "busiest recv (blocks)", "CPU idle", "verified"));
+    List<String> header = new ArrayList<>(List.of("scenario", "strategy", "lost", "repair s", "floor s", "x floor",
+        "healthy read s", "x healthy", "vs RS", "busiest recv (blocks)", "CPU idle", "verified"));
     if (racks) {
       header.addAll(List.of("placement", "cross-rack blocks"));
     }
@@ -125,28 +184,18 @@ public final class ClusterReport {
     DegradedRead.Result base = report.reads().stream().filter(r -> r.policy().startsWith("RS-10-4-")
         && r.client().equals("stock")).findFirst().orElse(null);
     for (DegradedRead.Result r : report.reads()) {
+      double floor = readFloor(r);
       rows.add(List.of(r.policy() + (r.blocksRead() > 1 ? " (whole group)" : ""),
           r.client() + (r.costModel() ? " +costs" : ""), f2(r.healthySeconds()), f2(r.degradedSeconds()),
-          f2(r.slowdown()) + "x",
-          base == null ? "-" : f2(r.degradedSeconds() / base.degradedSeconds()) + "x", f2(r.fetchedBlocks()),
-          f2(r.theoryBlocks()), r.verified() ? "yes" : "NO"));
+          f2(floor), f2(r.degradedSeconds() / floor) + "x", f2(r.slowdown()) + "x",
+          base == null || base == r ? "-" : f2(r.degradedSeconds() / base.degradedSeconds()) + "x",
+          f2(r.fetchedBlocks()), f2(r.theoryBlocks()), r.verified() ? "yes" : "NO"));
     }
-    return new Rows(List.of("policy", "client", "healthy s", "degraded s", "x healthy", "vs RS stock",
-        "fetched blocks", "theory", "verified"), rows);
+    return new Rows(List.of("policy", "client", "healthy s", "degraded s", "floor s", "x floor", "x healthy",
+        "vs RS stock", "fetched blocks", "theory", "verified"), rows);
   }
 
-  public Rows bars() {
-    List<List<String>> rows = new ArrayList<>();
-    for (Bars.Bar b : report.bars()) {
-      rows.add(List.of(b.name(), b.measured() == null ? "-" : f2(b.measured()), b.required(), b.result(), b.note()));
-    }
-    return new Rows(List.of("bar", "measured", "required", "result", "note"), rows);
-  }
-
-  /**
-   * {"results": [...]} in the bench shape of docs/architecture.md#command-line-contract (suite "cluster"),
-   * with the run's settings and bars.
-   */
+  /** {"results": [...]} in the bench shape of docs/architecture.md#command-line-contract (suite "cluster"), with the run's settings. */
   public Map<String, Object> json(List<Path> charts) {
     List<Object> results = new ArrayList<>();
     for (FullNodeRecovery.Result r : report.recoveries()) {
@@ -177,7 +226,15 @@ public final class ClusterReport {
       m.put("busiestReceivedBlocks", r.busiestReceivedBlocks());
       m.put("cpuIdleShare", Double.isNaN(r.cpuIdleShare()) ? null : r.cpuIdleShare());
       m.put("cpuSaturated", r.cpuSaturated());
-      if (r.bound() != null) {
+      double floor = floorSeconds(r);
+      m.put("floorSeconds", Double.isNaN(floor) ? null : floor);
+      m.put("timeOverFloor", Double.isNaN(floor) ? null : r.repairSeconds() / floor);
+      m.put("floorBusiestLink", r.bound() == null ? null : r.bound().link());
+      m.put("floorBusiestLinkBlocks", r.bound() == null ? null : r.bound().best());
+      FullNodeRecovery.Result peer = peer(r);
+      m.put("peerScenario", peer == null ? null : peer.scenario());
+      m.put("peerSpeedup", peer == null ? null : peer.repairSeconds() / r.repairSeconds());
+      if (r.bound() != null && Scenario.parse(r.scenario()).isVector()) {
         m.put("planBound", Map.of("centralBusiestBlocks", r.bound().central(), "bestChoiceBusiestBlocks",
             r.bound().best(), "linkBoundGainOverCentral", r.bound().gain(), "bestChoiceBalance",
             r.bound().bestBalance()));
@@ -208,6 +265,7 @@ public final class ClusterReport {
       m.put("healthyRxBytes", r.healthyRxBytes());
       m.put("degradedSeconds", r.degradedSeconds());
       m.put("degradedRxBytes", r.degradedRxBytes());
+      m.put("floorSeconds", readFloor(r));
       m.put("fetchedBlocks", r.fetchedBlocks());
       m.put("theoryBlocks", r.theoryBlocks());
       m.put("verified", r.verified());
@@ -222,6 +280,7 @@ public final class ClusterReport {
       m.put("lostIndex", r.lostIndex());
       m.put("seconds", r.seconds());
       m.put("taskTimed", r.taskTimed());
+      m.put("floorSeconds", singleFloor(r));
       m.put("healthySeconds", r.healthySeconds());
       m.put("maxLoadBlocks", r.maxLoadBlocks());
       m.put("blockBytes", r.blockBytes());
@@ -242,18 +301,9 @@ public final class ClusterReport {
       m.put("blocks", d.blocks());
       m.put("blockBytes", d.blockBytes());
       m.put("seconds", d.seconds());
+      m.put("floorSeconds", decommissionFloor(d));
       m.put("verified", d.verified());
       results.add(m);
-    }
-    List<Object> bars = new ArrayList<>();
-    for (Bars.Bar b : report.bars()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("bar", b.name());
-      m.put("measured", b.measured());
-      m.put("required", b.required());
-      m.put("result", b.result());
-      m.put("note", b.note());
-      bars.add(m);
     }
     ClusterOptions c = report.settings().cluster();
     Map<String, Object> cluster = new LinkedHashMap<>();
@@ -269,7 +319,6 @@ public final class ClusterReport {
     cluster.put("warmupGroups", report.settings().warmupGroups());
     Map<String, Object> j = new LinkedHashMap<>();
     j.put("results", results);
-    j.put("bars", bars);
     j.put("notes", report.notes());
     j.put("cluster", cluster);
     j.put("charts", charts.stream().map(p -> p.toAbsolutePath().toString()).toList());
@@ -308,10 +357,14 @@ public final class ClusterReport {
       for (FullNodeRecovery.Result r : report.recoveries()) {
         bars.add(new BarChart.Bar(r.scenario().replace("+", "\n+") + "\n" + r.engine(), r.repairSeconds(),
             f1(r.repairSeconds()) + " s", r.engine().equals("hdfs") ? 1 : 0));
+        double floor = floorSeconds(r);
+        if (!Double.isNaN(floor)) {
+          bars.add(new BarChart.Bar("floor", floor, f1(floor) + " s", 2));
+        }
       }
       Path time = Path.of(prefix + "-recovery-time.png");
       BarChart.write(time, "Full-node recovery time (" + setting + ")", "seconds", bars,
-          List.of("rebuilt by hadoop-ec-repair", "rebuilt by HDFS (stock)"));
+          List.of("rebuilt by hadoop-ec-repair", "rebuilt by HDFS (stock)", "link floor of the layout"));
       files.add(time);
       for (FullNodeRecovery.Result r : report.recoveries()) {
         // two bars a node: received (rebuilding nodes) and sent (helpers)
@@ -334,10 +387,11 @@ public final class ClusterReport {
       for (DegradedRead.Result r : report.reads()) {
         bars.add(new BarChart.Bar(r.policy() + "\n" + r.client() + " client", r.degradedSeconds(),
             f2(r.degradedSeconds()) + " s", r.client().equals("stock") ? 1 : 0));
+        bars.add(new BarChart.Bar("floor", readFloor(r), f2(readFloor(r)) + " s", 2));
       }
       Path p = Path.of(prefix + "-degraded-read.png");
       BarChart.write(p, "Degraded read of one lost block (" + setting + ")", "seconds", bars,
-          List.of("hadoop-ec-repair client", "stock HDFS client"));
+          List.of("hadoop-ec-repair client", "stock HDFS client", "client link floor"));
       files.add(p);
     }
     return files;

@@ -71,7 +71,7 @@ public final class DegradedRead {
     this.timeoutMs = timeoutMs;
   }
 
-  /** Whether the client FileSystem of issue 8 is on this build's classpath. */
+  /** Whether our client FileSystem is on this build's classpath. */
   public static boolean ourClientPresent() {
     try {
       Class.forName(DegradedReadProbe.ECREPAIR_FS, false, DegradedRead.class.getClassLoader());

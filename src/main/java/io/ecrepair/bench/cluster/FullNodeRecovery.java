@@ -97,9 +97,12 @@ public final class FullNodeRecovery {
   private final DistributedFileSystem fs;
   private final Consumer<String> progress;
   private final long timeoutMs;
+  private final ClusterOptions options;
 
-  public FullNodeRecovery(ClusterHandle cluster, DistributedFileSystem fs, Consumer<String> progress, long timeoutMs) {
+  public FullNodeRecovery(ClusterHandle cluster, ClusterOptions options, DistributedFileSystem fs,
+                          Consumer<String> progress, long timeoutMs) {
     this.cluster = cluster;
+    this.options = options;
     this.fs = fs;
     this.progress = progress;
     this.timeoutMs = timeoutMs;
@@ -191,7 +194,7 @@ public final class FullNodeRecovery {
           done.plugin() == 0 ? Double.NaN : done.pluginMillis() / 1000.0 / done.plugin(), idle,
           RackLayout.of(policy, before, ip -> cluster.dataNodeAt(ip).rack()),
           RackLayout.of(policy, after, ip -> cluster.dataNodeAt(ip).rack()),
-          cluster.racks() > 0 ? all.crossRackBytes() : -1, bound(policy, before, after, lost));
+          cluster.racks() > 0 ? all.crossRackBytes() : -1, bound(scenario, policy, before, after, lost));
     } finally {
       fs.delete(file.getParent(), true);
       if (loss == Loss.CRASH) {
@@ -204,33 +207,92 @@ public final class FullNodeRecovery {
     }
   }
 
-  /**
-   * What the code's plans allow on this recovery's layout ({@link PlanBound}): each rebuilt
-   * block's helpers where they were written, its lost unit where it was rebuilt. Null for a
-   * code without parallel plans or one we do not know.
-   */
-  private PlanBound.Busiest bound(ErasureCodingPolicy policy, List<LocatedStripedBlock> before,
+  /** What this recovery's layout forces through the links on this cluster; null where unknown. */
+  private PlanBound.Busiest bound(String scenario, ErasureCodingPolicy policy, List<LocatedStripedBlock> before,
                                   List<LocatedStripedBlock> after, List<int[]> lost) {
-    if (!io.ecrepair.hdfs.RepairCatalog.owns(policy, true)) {
-      return null; // a codec we do not know
+    if (scenario.matches(".*-warmup\\d+$")) {
+      return null; // nobody reads a warm-up's figures
     }
-    io.ecrepair.codes.CodeSpec spec = io.ecrepair.hdfs.RepairCatalog.spec(policy);
+    try {
+      return bound(scenario, policy, before, after, lost, ip -> cluster.dataNodeAt(ip).name(),
+          cluster.dataNodes().size() - 1, links()); // all but the victim are live
+    } catch (IllegalArgumentException e) {
+      progress.accept(scenario + ": no link floor: " + e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * What a recovery's layout forces through the links ({@link PlanBound}): each rebuilt block's
+   * helpers where they were written ({@code before}), its lost unit where it was rebuilt
+   * ({@code after}), rebuilt the ways the scenario's strategy allows ({@link RepairOptions}).
+   * {@code lost}: {group, index} of each rebuilt block; {@code nameOf}: a DataNode's IP to its
+   * name. Null for a scenario or codec we do not know (a warm-up's suffix is ignored).
+   */
+  static PlanBound.Busiest bound(String scenario, ErasureCodingPolicy policy, List<LocatedStripedBlock> before,
+                                 List<LocatedStripedBlock> after, List<int[]> lost,
+                                 java.util.function.Function<String, String> nameOf, int liveDataNodes,
+                                 PlanBound.Links links) {
+    io.ecrepair.codes.CodeSpec spec;
+    String strategy;
+    try {
+      spec = io.ecrepair.layout.Policy.parse(policy.getName()).code();
+      strategy = Scenario.parse(scenario.replaceAll("-warmup\\d+$", "")).strategy();
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
     List<PlanBound.Task> tasks = new ArrayList<>();
+    Map<String, List<PlanBound.Option>> options = new HashMap<>();
+    boolean aroundRacks = strategy.equals("pipeline") && !spec.codec().equals("rs") && !links.rackOf().isEmpty();
     for (int[] gl : lost) {
       String[] node = new String[spec.n()];
       LocatedStripedBlock written = before.get(gl[0]);
       for (int j = 0; j < written.getBlockIndices().length; j++) {
-        node[written.getBlockIndices()[j]] = cluster.dataNodeAt(written.getLocations()[j].getIpAddr()).name();
+        node[written.getBlockIndices()[j]] = nameOf.apply(written.getLocations()[j].getIpAddr());
       }
+      node[gl[1]] = null;
       LocatedStripedBlock now = after.get(gl[0]);
       for (int j = 0; j < now.getBlockIndices().length; j++) {
         if (now.getBlockIndices()[j] == gl[1]) {
-          node[gl[1]] = cluster.dataNodeAt(now.getLocations()[j].getIpAddr()).name();
+          node[gl[1]] = nameOf.apply(now.getLocations()[j].getIpAddr());
         }
       }
-      tasks.add(new PlanBound.Task(node, gl[1]));
+      List<PlanBound.Option> ways = new ArrayList<>(
+          options.computeIfAbsent(gl[1] + "", u -> RepairOptions.of(strategy, spec, gl[1])));
+      if (aroundRacks) {
+        for (java.util.Set<Integer> rack : otherRacks(node, gl[1], links.rackOf())) {
+          ways.addAll(options.computeIfAbsent(gl[1] + " without " + rack,
+              u -> RepairOptions.chainsAvoiding(spec, gl[1], rack)));
+        }
+      }
+      tasks.add(new PlanBound.Task(node, gl[1], ways));
     }
-    return PlanBound.of(spec, tasks, cluster.dataNodes().size() - 1); // all but the victim
+    return PlanBound.of(tasks, liveDataNodes, links);
+  }
+
+  /** The units of each rack of a group other than the rebuilding DataNode's. */
+  private static java.util.Collection<java.util.Set<Integer>> otherRacks(String[] node, int lost,
+                                                                        Map<String, String> rackOf) {
+    Map<String, java.util.Set<Integer>> units = new TreeMap<>();
+    String targetRack = node[lost] == null ? null : rackOf.get(node[lost]);
+    for (int u = 0; u < node.length; u++) {
+      String rack = node[u] == null ? null : rackOf.get(node[u]);
+      if (u != lost && rack != null && !rack.equals(targetRack)) {
+        units.computeIfAbsent(rack, r -> new java.util.TreeSet<>()).add(u);
+      }
+    }
+    return units.values();
+  }
+
+  /** The cluster's links against its DataNodes' rate: slow DataNodes and rack gateways cost more. */
+  private PlanBound.Links links() {
+    Map<String, Double> cost = new HashMap<>();
+    options.slowNodes().forEach(i -> cost.put("dn" + i, (double) options.rateMbit() / options.slowRateMbit()));
+    Map<String, String> rackOf = new HashMap<>();
+    if (cluster.racks() > 0) {
+      cluster.dataNodes().forEach(n -> rackOf.put(n.name(), n.rack()));
+    }
+    return new PlanBound.Links(cost, rackOf, (double) options.rateMbit() / options.rackRateMbit());
   }
 
   /**
