@@ -9,7 +9,6 @@ import io.ecrepair.exec.SliceGeometry;
 import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.hdfs.NodeCosts;
 import io.ecrepair.hdfs.RepairCatalog;
-import io.ecrepair.hdfs.RepairChains;
 import io.ecrepair.hdfs.TailRows;
 import io.ecrepair.hdfs.agent.AgentChannels;
 import io.ecrepair.hdfs.agent.AgentProof;
@@ -21,6 +20,8 @@ import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.layout.StripedLayout;
 import io.ecrepair.plan.Plan;
+import io.ecrepair.plan.RepairChains;
+import io.ecrepair.plan.StoredPlanChoice;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -231,17 +232,9 @@ final class AgentReads {
       return RepairChains.plan(spec, lost, units.available(), helpers(units, layout, groupLength),
           group.getBlock().getBlockId(), null, sliceBytes);
     }
-    Plan best = null;
-    for (Plan p : RepairCatalog.parallelPlansOfIndex(spec, lost)) {
-      Map<Integer, NodePart> parts = RepairCatalog.parts(p);
-      NodePart mine = parts.get(lost);
-      boolean usable = p.problem().requestor() == lost && mine != null && mine.leaves().length == 0
-          && mine.outbound().isEmpty() && parts.keySet().stream().allMatch(u -> u == lost || units.node(u) != null);
-      if (usable && (best == null || p.traffic().in(lost) < best.traffic().in(lost))) {
-        best = p;
-      }
-    }
-    return best;
+    // The client holds no block and listens nowhere: its part may only receive.
+    return StoredPlanChoice.choose(RepairCatalog.parallelPlansOfIndex(spec, lost), lost, u -> units.node(u) != null,
+        true, StoredPlanChoice.leastIntoRequestor(lost)).orElse(null);
   }
 
   private RepairChains.Helpers helpers(GroupUnits units, StripedLayout layout, long groupLength) {

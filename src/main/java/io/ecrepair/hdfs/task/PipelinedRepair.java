@@ -1,10 +1,10 @@
 package io.ecrepair.hdfs.task;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.hdfs.RepairChains;
 import io.ecrepair.hdfs.agent.AgentLoads;
 import io.ecrepair.layout.GroupLayout;
 import io.ecrepair.plan.Plan;
+import io.ecrepair.plan.RepairChains;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 
 /**
