@@ -51,6 +51,16 @@ public record GroupLayout(StripedLayout layout, long groupLength) {
     return max;
   }
 
+  /** Data bytes in row r. */
+  public long rowLength(int r) {
+    return layout.rowLength(groupLength, r);
+  }
+
+  /** Offset of row r inside every internal block of the group. */
+  public long blockOffset(int r) {
+    return layout.blockOffset(r);
+  }
+
   /** Stored bytes of {@code unit} in row r. */
   public int cellLength(int r, int unit) {
     return layout.cellLength(groupLength, r, unit);

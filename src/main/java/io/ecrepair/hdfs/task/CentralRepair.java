@@ -264,22 +264,9 @@ final class CentralRepair {
 
   /** Ranges {offset, length} as one sorted list without overlaps. */
   static List<int[]> union(List<int[]> a, List<int[]> b) {
-    List<int[]> all = new ArrayList<>();
-    all.addAll(a);
+    List<int[]> all = new ArrayList<>(a);
     all.addAll(b);
-    all.sort((x, y) -> Integer.compare(x[0], y[0]));
-    List<int[]> out = new ArrayList<>();
-    for (int[] r : all) {
-      if (!out.isEmpty()) {
-        int[] last = out.get(out.size() - 1);
-        if (r[0] <= last[0] + last[1]) {
-          last[1] = Math.max(last[1], r[0] + r[1] - last[0]);
-          continue;
-        }
-      }
-      out.add(new int[] {r[0], r[1]});
-    }
-    return out;
+    return ByteRanges.merged(all);
   }
 
   /** Reads one helper's ranges for every row into the window, zero where its cells hold no bytes. */
