@@ -1,8 +1,8 @@
 package io.ecrepair.bench;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.hdfs.CodeReadSets;
 import io.ecrepair.layout.Policy;
+import io.ecrepair.plan.CodeReadSets;
 import io.ecrepair.plan.CostAwareReads;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -32,4 +32,23 @@ public final class ByteRanges {
   public long total() {
     return total;
   }
+
+  /**
+   * Ranges {offset, length} in any order as one sorted list, those that overlap or touch merged
+   * (new arrays: {@code ranges} is left as it was).
+   */
+  public static List<int[]> merged(List<int[]> ranges) {
+    List<int[]> sorted = new ArrayList<>(ranges);
+    sorted.sort((x, y) -> Integer.compare(x[0], y[0]));
+    List<int[]> out = new ArrayList<>();
+    for (int[] r : sorted) {
+      int[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && r[0] <= last[0] + last[1]) {
+        last[1] = Math.max(last[1], r[0] + r[1] - last[0]);
+      } else {
+        out.add(new int[] {r[0], r[1]});
+      }
+    }
+    return out;
+  }
 }

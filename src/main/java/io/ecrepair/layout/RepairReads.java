@@ -14,17 +14,17 @@ import java.util.Arrays;
 public final class RepairReads {
   private RepairReads() {}
 
-  /** Bytes {@code repair} reads to rebuild its lost blocks of a group of {@code groupLength} data bytes. */
-  public static long planned(StripedLayout layout, long groupLength, CellRowRepair repair) {
+  /** Bytes {@code repair} reads to rebuild its lost blocks of the group. */
+  public static long planned(GroupLayout layout, CellRowRepair repair) {
     int[] lost = repair.lost();
     long total = 0;
-    for (int r = 0; r < layout.rowCount(groupLength); r++) {
-      if (!holdsBytes(layout, groupLength, r, lost)) {
+    for (int r = 0; r < layout.rows(); r++) {
+      if (!holdsBytes(layout, r, lost)) {
         continue;
       }
-      int codingLength = layout.codingLength(groupLength, r);
+      int codingLength = layout.codingLength(r);
       for (int unit : repair.helpers()) {
-        int stored = layout.cellLength(groupLength, r, unit);
+        int stored = layout.cellLength(r, unit);
         for (long[] range : RowLoop.storedRanges(repair.ranges(unit, codingLength), 0, stored)) {
           total += range[1];
         }
@@ -38,37 +38,37 @@ public final class RepairReads {
    * available units (data units first, as the NameNode lists sources), those holding no bytes
    * standing in as zeros.
    */
-  public static long stock(StripedLayout layout, long groupLength, int[] lost, int[] available) {
+  public static long stock(GroupLayout layout, int[] lost, int[] available) {
     int[] sources = Arrays.stream(available).sorted().limit(layout.dataUnits()).toArray();
     if (sources.length < layout.dataUnits()) {
       throw new IllegalArgumentException("fewer than k = " + layout.dataUnits() + " units available: "
           + Arrays.toString(available));
     }
     long total = 0;
-    for (int r = 0; r < layout.rowCount(groupLength); r++) {
-      if (!holdsBytes(layout, groupLength, r, lost)) {
+    for (int r = 0; r < layout.rows(); r++) {
+      if (!holdsBytes(layout, r, lost)) {
         continue;
       }
       for (int unit : sources) {
-        total += layout.cellLength(groupLength, r, unit);
+        total += layout.cellLength(r, unit);
       }
     }
     return total;
   }
 
   /** Bytes the lost blocks hold: what a repair writes. */
-  public static long lostBytes(StripedLayout layout, long groupLength, int[] lost) {
+  public static long lostBytes(GroupLayout layout, int[] lost) {
     long total = 0;
     for (int unit : lost) {
-      total += layout.internalBlockLength(groupLength, unit);
+      total += layout.blockLength(unit);
     }
     return total;
   }
 
   /** Whether some of {@code units} holds bytes in row {@code row} (else the row needs no repair). */
-  public static boolean holdsBytes(StripedLayout layout, long groupLength, int row, int[] units) {
+  public static boolean holdsBytes(GroupLayout layout, int row, int[] units) {
     for (int unit : units) {
-      if (layout.cellLength(groupLength, row, unit) > 0) {
+      if (layout.cellLength(row, unit) > 0) {
         return true;
       }
     }

@@ -93,7 +93,7 @@ public final class StripedBlockRepairer {
   /** Rebuilds group g's lost blocks into temporary files (added to {@code rebuiltFiles}) and checks their digests. */
   private GroupReport repairGroup(Path dir, Manifest manifest, StripedLayout layout, RepairableCode code, int g,
                                   int[] lost, boolean overwrite, Map<Path, Path> rebuiltFiles) throws IOException {
-    long groupLength = layout.groupLength(manifest.fileLength(), g);
+    GroupLayout geometry = new GroupLayout(layout, layout.groupLength(manifest.fileLength(), g));
     Path[] targets = new Path[lost.length];
     for (int i = 0; i < lost.length; i++) {
       targets[i] = dir.resolve(Manifest.blockFileName(g, lost[i]));
@@ -118,14 +118,14 @@ public final class StripedBlockRepairer {
         rebuilt[i] = Buffers.alignedDirect(layout.cellSize());
         sha[i] = new Sha256();
       }
-      runRows(layout.rowCount(groupLength), new RowLoop.Rows() {
+      runRows(geometry.rows(), new RowLoop.Rows() {
         @Override
         public RowLoop.Step gather(int r) throws IOException {
-          if (!RepairReads.holdsBytes(layout, groupLength, r, lost)) {
+          if (!RepairReads.holdsBytes(geometry, r, lost)) {
             return null;
           }
-          int codingLength = layout.codingLength(groupLength, r);
-          RowReader rows = new RowReader(dir, g, r, layout, groupLength, in, cells, reads);
+          int codingLength = geometry.codingLength(r);
+          RowReader rows = new RowReader(dir, g, r, geometry, in, cells, reads);
           for (int unit : repair.helpers()) {
             rows.read(unit, repair.ranges(unit, codingLength));
           }
@@ -135,7 +135,7 @@ public final class StripedBlockRepairer {
         @Override
         public void rebuilt(int r, RowLoop.Step step) throws IOException {
           for (int i = 0; i < lost.length; i++) {
-            int len = layout.cellLength(groupLength, r, lost[i]);
+            int len = geometry.cellLength(r, lost[i]);
             FileChannels.writeFully(out[i], rebuilt[i], len);
             sha[i].update(rebuilt[i], len);
           }
@@ -211,19 +211,17 @@ public final class StripedBlockRepairer {
     private final Path dir;
     private final int group;
     private final int row;
-    private final StripedLayout layout;
-    private final long groupLength;
+    private final GroupLayout layout;
     private final FileChannel[] in;
     private final ByteBuffer[] cells;
     private final Map<Integer, ByteRanges> reads;
 
-    RowReader(Path dir, int group, int row, StripedLayout layout, long groupLength, FileChannel[] in,
-              ByteBuffer[] cells, Map<Integer, ByteRanges> reads) {
+    RowReader(Path dir, int group, int row, GroupLayout layout, FileChannel[] in, ByteBuffer[] cells,
+              Map<Integer, ByteRanges> reads) {
       this.dir = dir;
       this.group = group;
       this.row = row;
       this.layout = layout;
-      this.groupLength = groupLength;
       this.in = in;
       this.cells = cells;
       this.reads = reads;
@@ -234,7 +232,7 @@ public final class StripedBlockRepairer {
       if (cells[block] == null) {
         cells[block] = Buffers.alignedDirect(layout.cellSize());
       }
-      int stored = layout.cellLength(groupLength, row, block);
+      int stored = layout.cellLength(row, block);
       Path file = dir.resolve(Manifest.blockFileName(group, block));
       for (long[] r : RowLoop.storedRanges(ranges, layout.blockOffset(row), stored)) {
         if (in[block] == null) {

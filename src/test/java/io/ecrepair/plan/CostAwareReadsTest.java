@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.hdfs.CodeReadSets;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.IntStream;

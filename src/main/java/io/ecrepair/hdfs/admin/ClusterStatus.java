@@ -5,8 +5,8 @@ import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.layout.GroupLayout;
 import io.ecrepair.layout.RepairReads;
-import io.ecrepair.layout.StripedLayout;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,13 +74,13 @@ public final class ClusterStatus {
       ErasureCodingPolicy policy = blocks.getErasureCodingPolicy();
       List<LocatedBlock> located = blocks.getLocatedBlocks();
       for (int g = 0; g < located.size(); g++) {
-        groups.add(group(file, policy, f.getBlockSize(), g, (LocatedStripedBlock) located.get(g), replicas));
+        groups.add(group(file, policy, g, (LocatedStripedBlock) located.get(g), replicas));
       }
     }
     return new Report(groups, coded, replicated, replicas.error());
   }
 
-  private Group group(String file, ErasureCodingPolicy policy, long blockSize, int g, LocatedStripedBlock located,
+  private Group group(String file, ErasureCodingPolicy policy, int g, LocatedStripedBlock located,
                       ReplicaStates replicas) {
     int k = policy.getNumDataUnits();
     int n = k + policy.getNumParityUnits();
@@ -114,8 +114,8 @@ public final class ClusterStatus {
       }
     }
     int[] lostUnits = lost.stream().mapToInt(Integer::intValue).toArray();
-    StripedLayout layout = new StripedLayout(k, n - k, cell, ((Math.max(blockSize, cell) + cell - 1) / cell) * cell);
-    long lostBytes = RepairReads.lostBytes(layout, groupLength, lostUnits);
+    GroupLayout layout = GroupLayout.of(k, n - k, cell, groupLength);
+    long lostBytes = RepairReads.lostBytes(layout, lostUnits);
     Long ours = null;
     Long stock = null;
     String note = null;
@@ -129,10 +129,10 @@ public final class ClusterStatus {
       if (lostUnits.length > n - k) {
         note = "unrecoverable: " + lostUnits.length + " internal blocks lost, the code survives " + (n - k);
       } else {
-        stock = RepairReads.stock(layout, groupLength, lostUnits, available);
+        stock = RepairReads.stock(layout, lostUnits, available);
         if (RepairCatalog.owns(policy, true)) {
           try {
-            ours = RepairReads.planned(layout, groupLength, repair(RepairCatalog.spec(policy), lostUnits, available));
+            ours = RepairReads.planned(layout, repair(RepairCatalog.spec(policy), lostUnits, available));
           } catch (UndecodableException e) {
             note = "unrecoverable: " + e.getMessage();
             stock = null;

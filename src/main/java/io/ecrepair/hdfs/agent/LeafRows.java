@@ -6,6 +6,7 @@ import io.ecrepair.gf.BufferPool;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.RangeSource;
+import io.ecrepair.layout.ByteRanges;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -44,7 +45,8 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
   private final BlockingQueue<ByteBuffer> free;
   private final List<ByteBuffer> owned = new ArrayList<>();
   private final BufferPool pool;
-  private final List<long[]> ranges = new ArrayList<>();
+  /** The replica ranges read, runs of adjacent sub-chunks merged. */
+  private final ByteRanges ranges = new ByteRanges();
   /** Bytes read per row (those inside the replica), from the first row on. */
   private final int[] rowReads;
   private Future<?> task;
@@ -84,12 +86,7 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
           continue;
         }
         rowReads[r - geometry.firstRow()] += (int) len;
-        long[] last = ranges.isEmpty() ? null : ranges.get(ranges.size() - 1);
-        if (last != null && last[0] + last[1] == off) {
-          last[1] += len;
-        } else {
-          ranges.add(new long[] {off, len});
-        }
+        ranges.add(off, len);
       }
     }
     int depth = depth(rowBytes);
@@ -134,7 +131,7 @@ final class LeafRows implements PartRunner.Leaves, BlockRangeReader.Sink {
       task = threads.submit(() -> {
         startedRunning = true;
         try {
-          source.read(ranges, this);
+          source.read(ranges.ranges(), this);
           completeRowsBefore(geometry.firstRow() + geometry.rows()); // rows past the replica's end: zeros
         } catch (Throwable t) {
           ready.clear();

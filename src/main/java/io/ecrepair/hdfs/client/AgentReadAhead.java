@@ -1,7 +1,7 @@
 package io.ecrepair.hdfs.client;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.layout.GroupLayout;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -103,7 +103,7 @@ final class AgentReadAhead {
    * {@code wholeCells}: the read takes whole cells of the unit, as a reader scanning the block
    * does, so the rows after it are asked for too; any other read asks for its own rows only.
    */
-  ByteBuffer rows(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, StripedLayout layout, int unit, int from,
+  ByteBuffer rows(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, GroupLayout layout, int unit, int from,
                   int to, int last, boolean wholeCells) throws InterruptedException {
     long id = group.getBlock().getBlockId();
     if (current == null || !current.covers(id, unit, from, to)) {
@@ -135,7 +135,7 @@ final class AgentReadAhead {
   }
 
   /** Starts the window after the current one, unless it is on its way. */
-  private void startNext(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, StripedLayout layout, int unit,
+  private void startNext(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, GroupLayout layout, int unit,
                          int last) {
     if (next == null) {
       next = start(group, units, spec, layout, unit, current.to, Math.min(last, current.to + maxRows));
@@ -143,7 +143,7 @@ final class AgentReadAhead {
   }
 
   /** Starts rebuilding rows [from, to) in the background. */
-  private Window start(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, StripedLayout layout, int unit,
+  private Window start(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, GroupLayout layout, int unit,
                        int from, int to) {
     Window w = new Window(group.getBlock().getBlockId(), unit, from, to, cell);
     w.received = agents.rebuildInBackground(group, units, spec, layout, unit, from, to - from, w);

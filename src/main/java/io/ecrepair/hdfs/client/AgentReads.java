@@ -9,7 +9,6 @@ import io.ecrepair.exec.SliceGeometry;
 import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.hdfs.NodeCosts;
 import io.ecrepair.hdfs.RepairCatalog;
-import io.ecrepair.hdfs.RepairChains;
 import io.ecrepair.hdfs.TailRows;
 import io.ecrepair.hdfs.agent.AgentChannels;
 import io.ecrepair.hdfs.agent.AgentProof;
@@ -19,8 +18,10 @@ import io.ecrepair.hdfs.agent.PlanPartRequest;
 import io.ecrepair.hdfs.agent.PlanSession;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
-import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.layout.GroupLayout;
 import io.ecrepair.plan.Plan;
+import io.ecrepair.plan.RepairChains;
+import io.ecrepair.plan.StoredPlanChoice;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -141,7 +142,7 @@ final class AgentReads {
    * fetch instead (why is logged at debug: nothing the caller should see). {@code rows} must be
    * full rows for a code with sub-chunks.
    */
-  long rebuild(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, StripedLayout layout, int lost,
+  long rebuild(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, GroupLayout layout, int lost,
                int firstRow, int rows, Sink sink) {
     String what = "unit " + lost + " of " + group.getBlock() + " rows " + firstRow + "+" + rows;
     try {
@@ -169,7 +170,7 @@ final class AgentReads {
 
   /** {@link #rebuild} on a thread of its own; cancelling the future interrupts it, which ends the run. */
   java.util.concurrent.Future<Long> rebuildInBackground(LocatedStripedBlock group, GroupUnits units, CodeSpec spec,
-                                                         StripedLayout layout, int lost, int firstRow, int rows,
+                                                         GroupLayout layout, int lost, int firstRow, int rows,
                                                          Sink sink) {
     try {
       return WAITERS.submit(() -> rebuild(group, units, spec, layout, lost, firstRow, rows, sink));
@@ -180,30 +181,21 @@ final class AgentReads {
   }
 
   /** The chain for a scalar code; for a vector code, the stored plan whose requestor receives least. */
-  private Plan plan(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, StripedLayout layout, int lost) {
-    long groupLength = units.groupLength();
+  private Plan plan(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, GroupLayout layout, int lost) {
     if (spec.subPacketization() == 1) {
-      return RepairChains.plan(spec, lost, units.available(), helpers(units, layout, groupLength),
+      return RepairChains.plan(spec, lost, units.available(), helpers(units, layout),
           group.getBlock().getBlockId(), null, sliceBytes);
     }
-    Plan best = null;
-    for (Plan p : RepairCatalog.parallelPlansOfIndex(spec, lost)) {
-      Map<Integer, NodePart> parts = RepairCatalog.parts(p);
-      NodePart mine = parts.get(lost);
-      boolean usable = p.problem().requestor() == lost && mine != null && mine.leaves().length == 0
-          && mine.outbound().isEmpty() && parts.keySet().stream().allMatch(u -> u == lost || units.node(u) != null);
-      if (usable && (best == null || p.traffic().in(lost) < best.traffic().in(lost))) {
-        best = p;
-      }
-    }
-    return best;
+    // The client holds no block and listens nowhere: its part may only receive.
+    return StoredPlanChoice.choose(RepairCatalog.parallelPlansOfIndex(spec, lost), lost, u -> units.node(u) != null,
+        true, StoredPlanChoice.leastIntoRequestor(lost)).orElse(null);
   }
 
-  private RepairChains.Helpers helpers(GroupUnits units, StripedLayout layout, long groupLength) {
+  private RepairChains.Helpers helpers(GroupUnits units, GroupLayout layout) {
     return new RepairChains.Helpers() {
       @Override
       public long blockLength(int unit) {
-        return layout.internalBlockLength(groupLength, unit);
+        return layout.blockLength(unit);
       }
 
       @Override
@@ -231,7 +223,7 @@ final class AgentReads {
     return d;
   }
 
-  private long run(Plan plan, CodeSpec spec, LocatedStripedBlock group, GroupUnits units, StripedLayout layout,
+  private long run(Plan plan, CodeSpec spec, LocatedStripedBlock group, GroupUnits units, GroupLayout layout,
                    int lost, int firstRow, int rows, Sink sink, String what) throws IOException, InterruptedException {
     Map<Integer, NodePart> parts = plan.graph().subchunkCount() == 1
         ? NodePart.compile(plan.graph(), plan.colors()) : RepairCatalog.parts(plan);
@@ -243,9 +235,8 @@ final class AgentReads {
     int alpha = plan.graph().subchunkCount();
     int piece = alpha == 1 ? sliceBytes : pieceBytes;
     SliceGeometry geometry = new SliceGeometry(firstRow, rows, cell / alpha, piece);
-    long groupLength = units.groupLength();
     long end = (long) (firstRow + rows) * cell;
-    long need = alpha == 1 ? layout.internalBlockLength(groupLength, lost) : Long.MAX_VALUE;
+    long need = alpha == 1 ? layout.blockLength(lost) : Long.MAX_VALUE;
     List<Integer> helperUnits = new ArrayList<>(parts.keySet());
     helperUnits.remove(Integer.valueOf(lost));
     Map<Integer, PlanCoordinator.Helper> helpers = new TreeMap<>();
@@ -259,7 +250,7 @@ final class AgentReads {
         return -1;
       }
       ExtendedBlock block = new ExtendedBlock(located.getBlock());
-      block.setNumBytes(layout.internalBlockLength(groupLength, u));
+      block.setNumBytes(layout.blockLength(u));
       Token<BlockTokenIdentifier> token = located.getBlockToken();
       helpers.put(u, new PlanCoordinator.Helper(block, token, Math.min(Math.min(need, block.getNumBytes()), end),
           agent, dn.getDatanodeUuid(), AgentProof.Challenge.of(otherToken(units, u, helperUnits, i)),
@@ -324,14 +315,13 @@ final class AgentReads {
   }
 
   /** The lost unit's tails of rows [firstRow, firstRow + rows), read from the tail helpers' DataNodes as the fetch path reads. */
-  private byte[][] tails(CodeSpec spec, GroupUnits units, StripedLayout layout, int lost, int firstRow, int rows,
+  private byte[][] tails(CodeSpec spec, GroupUnits units, GroupLayout layout, int lost, int firstRow, int rows,
                          LongAdder bytesIn) throws IOException, InterruptedException {
     CellRowRepair repair = RepairCatalog.plan(spec, new int[] {lost}, units.available());
-    long groupLength = units.groupLength();
     return TailRows.rebuild(repair, RegionCoders.best(), layout.cellSize(), firstRow, rows, u -> {
       LocatedBlock located = units.located(u);
       ExtendedBlock block = new ExtendedBlock(located.getBlock());
-      block.setNumBytes(layout.internalBlockLength(groupLength, u));
+      block.setNumBytes(layout.blockLength(u));
       return new BlockRangeReader(new ClientConnector(client, located), node(units, u), block, bytesIn::add);
     }, WAITERS, stallMillis);
   }

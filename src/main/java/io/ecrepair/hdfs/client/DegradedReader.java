@@ -6,13 +6,14 @@ import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.exec.RowLoop;
 import io.ecrepair.gf.Buffers;
 import io.ecrepair.gf.RegionCoders;
-import io.ecrepair.hdfs.HelperChoice;
 import io.ecrepair.hdfs.NodeCosts;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.transfer.BlockRangeReader;
 import io.ecrepair.hdfs.transfer.ChecksumFailures;
 import io.ecrepair.hdfs.transfer.RangeListener;
-import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.layout.ByteRanges;
+import io.ecrepair.layout.GroupLayout;
+import io.ecrepair.plan.HelperChoice;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -205,11 +206,10 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
    */
   private RowLoop.Step gatherRow(LocatedStripedBlock group, GroupUnits units, int r, long start, long end)
       throws IOException {
-    long groupLength = units.groupLength();
-    StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
+    GroupLayout layout = GroupLayout.of(k, n - k, cell, units.groupLength());
     long rowStart = r * rowCapacity;
     long from = Math.max(start, rowStart);
-    long to = Math.min(end + 1, rowStart + layout.rowLength(groupLength, r));
+    long to = Math.min(end + 1, rowStart + layout.rowLength(r));
     // What the reader asks of each data cell of the row: [want[u][0], want[u][1]) in the cell.
     int[][] want = new int[k][];
     for (long c = from / cell; c * cell < to; c++) {
@@ -227,7 +227,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     int windowFrom = 0;
     int windowLength = 0;
     if (needLost.length > 0) {
-      int codingLength = layout.codingLength(groupLength, r);
+      int codingLength = layout.codingLength(r);
       if (vector) {
         windowLength = codingLength; // whole cells: sub-chunks are a function of L (docs/architecture.md#cell-layout)
       } else {
@@ -265,8 +265,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       if (units.lost(u)) {
         throw new IllegalStateException("repair of " + Arrays.toString(needLost) + " reads lost unit " + u);
       }
-      ranges = merge(ranges);
-      int stored = units.empty(u) ? 0 : layout.cellLength(groupLength, r, u);
+      ranges = ByteRanges.merged(ranges);
+      int stored = units.empty(u) ? 0 : layout.cellLength(r, u);
       ByteBuffer target = cell(u);
       List<long[]> blockRanges = RowLoop.storedRanges(ranges, layout.blockOffset(r), stored);
       RowLoop.zeroPastStored(target, ranges, stored);
@@ -308,10 +308,9 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       stats.rebuilt(cachedLost.length);
     }
     long rowStart = r * rowCapacity;
-    long groupLength = units.groupLength();
-    StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
+    GroupLayout layout = GroupLayout.of(k, n - k, cell, units.groupLength());
     long from = Math.max(start, rowStart);
-    long to = Math.min(end + 1, rowStart + layout.rowLength(groupLength, r));
+    long to = Math.min(end + 1, rowStart + layout.rowLength(r));
     for (long c = from / cell; c * cell < to; c++) {
       int u = (int) (c % k);
       if (byAgents(u, r)) {
@@ -371,7 +370,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     if (from >= to) {
       return;
     }
-    StripedLayout layout = new StripedLayout(k, n - k, cell, blockSizeFor(groupLength));
+    GroupLayout layout = GroupLayout.of(k, n - k, cell, groupLength);
     if (to - from > aheadRows) {
       // A read of many rows: straight into the caller's buffer.
       long t0 = System.nanoTime();
@@ -387,7 +386,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       // Small reads: through the rows rebuilt ahead of them.
       AgentReadAhead ahead = readAheads.computeIfAbsent(unit,
           u -> new AgentReadAhead(agents, stats, this::countAgentBytes, cell, aheadRows));
-      int last = vector ? (int) (groupLength / rowCapacity) : layout.rowCount(groupLength);
+      int last = vector ? (int) (groupLength / rowCapacity) : layout.rows();
       // Whole cells of the lost unit, as a reader scanning the block takes them: the agents may rebuild ahead.
       boolean wholeCells = start <= ((long) from * k + unit) * cell && end >= ((long) (to - 1) * k + unit + 1) * cell - 1;
       ByteBuffer cells = ahead.rows(group, units, spec, layout, unit, from, to, last, wholeCells);
@@ -586,32 +585,10 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     return d.slice();
   }
 
-  /** Sorted, overlapping or touching ranges {offset, length} merged. */
-  static List<int[]> merge(List<int[]> ranges) {
-    List<int[]> sorted = new ArrayList<>(ranges);
-    sorted.sort((x, y) -> Integer.compare(x[0], y[0]));
-    List<int[]> out = new ArrayList<>();
-    for (int[] r : sorted) {
-      int[] last = out.isEmpty() ? null : out.get(out.size() - 1);
-      if (last != null && r[0] <= last[0] + last[1]) {
-        last[1] = Math.max(last[1], r[0] + r[1] - last[0]);
-      } else {
-        out.add(new int[] {r[0], r[1]});
-      }
-    }
-    return out;
-  }
-
   private static int[] append(int[] a, int x) {
     int[] b = Arrays.copyOf(a, a.length + 1);
     b[a.length] = x;
     return b;
-  }
-
-  /** A block size for the layout maths of one group: its rows of cells (only the group's rows are used). */
-  private long blockSizeFor(long groupLength) {
-    long rows = Math.max(1, (groupLength + rowCapacity - 1) / rowCapacity);
-    return rows * cell;
   }
 
   private void closeReader(String key) {

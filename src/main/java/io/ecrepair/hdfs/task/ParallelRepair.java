@@ -9,14 +9,13 @@ import io.ecrepair.hdfs.agent.PeerSenders;
 import io.ecrepair.hdfs.agent.PlanCoordinator;
 import io.ecrepair.hdfs.agent.PlanSession;
 import io.ecrepair.hdfs.agent.ReadFaults;
-import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.layout.GroupLayout;
 import io.ecrepair.plan.Plan;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
@@ -24,7 +23,6 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
-import org.apache.hadoop.hdfs.util.StripedBlockUtil;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
 
@@ -49,40 +47,44 @@ final class ParallelRepair {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final ReconstructionContext ctx;
-  private final ReconstructionOrder order;
+  private final RebuildGroup group;
+  private final Sources sources;
+  private final TargetSet targets;
   private final DataNodeConnector connector;
 
-  ParallelRepair(ReconstructionContext ctx, ReconstructionOrder order, DataNodeConnector connector) {
+  ParallelRepair(ReconstructionContext ctx, RebuildGroup group, Sources sources, TargetSet targets,
+                 DataNodeConnector connector) {
     this.ctx = ctx;
-    this.order = order;
+    this.group = group;
+    this.sources = sources;
+    this.targets = targets;
     this.connector = connector;
   }
 
   /**
-   * Rebuilds rows 0..rows-1 of internal blocks {@code lost} (the targets' order) with
-   * {@code plan}, whose requestor (this DataNode) is one of them and receives them all, into
-   * {@code targets} (target i for {@code lost[i]}), every value cut into pieces of {@code pieceBytes}.
+   * Rebuilds rows 0..rows-1 of the group's lost blocks with {@code plan}, whose requestor (this
+   * DataNode) is one of them and receives them all, into the targets (target i for the group's
+   * {@code lost(i)}), every value cut into pieces of {@code pieceBytes}.
    * The plan's graph covers a cell row of the whole cell size: a vector code's rows must be
    * full stripes; a scalar code's may be shorter (helpers' bytes past their ends are zeros). A
    * target whose write fails is given up, as the central path does; the run stops when none is left. Where the sub-chunks do not fill a cell, {@code tails[i]}
-   * holds the rest of each row of {@code lost[i]}, rebuilt beforehand ({@link io.ecrepair.hdfs.TailRows}).
+   * holds the rest of each row of target i's block, rebuilt beforehand ({@link io.ecrepair.hdfs.TailRows}).
    */
-  Outcome run(Plan plan, Map<Integer, NodePart> parts, int[] lost, Map<Integer, Deque<DatanodeInfo>> sources,
-              StripedLayout layout, long groupLength, int rows, int pieceBytes, TargetSet targets, byte[][] tails)
-      throws IOException {
+  Outcome run(Plan plan, Map<Integer, NodePart> parts, int rows, int pieceBytes, byte[][] tails) throws IOException {
+    GroupLayout layout = group.layout();
+    int[] lost = group.lost();
     int requestor = plan.problem().requestor();
     int cellSize = layout.cellSize();
     int alpha = plan.graph().subchunkCount();
     SliceGeometry geometry = new SliceGeometry(0, rows, cellSize / alpha, pieceBytes);
     long hi = RANDOM.nextLong();
     long lo = RANDOM.nextLong();
-    String name = "repair " + Long.toHexString(lo) + " of " + order;
+    String name = "repair " + Long.toHexString(lo) + " of " + group;
     NodePart mine = parts.get(requestor);
     long expected = (long) mine.valuesIn() * geometry.subchunkBytes() * rows;
     DatanodeInfo self = new DatanodeInfoBuilder().setNodeID(ctx.datanode().getDatanodeId()).build();
     InetSocketAddress ownAgent = ctx.agentAddress(self);
-    ExtendedBlock own = StripedBlockUtil.constructInternalBlock(order.blockGroup(), cellSize, layout.dataUnits(),
-        requestor);
+    ExtendedBlock own = group.block(requestor);
     PlanSession session = null;
     PlanCoordinator coordinator = null;
     PeerSenders senders = null;
@@ -96,10 +98,10 @@ final class ParallelRepair {
       Map<Integer, PlanCoordinator.Helper> helpers = new TreeMap<>();
       // A scalar code's helpers need bytes up to the longest lost block; a vector code's, the
       // whole cells of the rows rebuilt (a helper may hold a row more than the lost blocks).
-      long need = alpha == 1 ? longestBlock(layout, groupLength, lost) : (long) rows * cellSize;
+      long need = alpha == 1 ? layout.longestBlock(lost) : (long) rows * cellSize;
       for (int node : parts.keySet()) {
         if (node != requestor) {
-          helpers.put(node, helper(node, sources.get(node).peekFirst(), layout, groupLength, need));
+          helpers.put(node, helper(node, sources.first(node), need));
         }
       }
       Map<Integer, String> senderIds = new TreeMap<>();
@@ -152,8 +154,8 @@ final class ParallelRepair {
             if (tail > 0) {
               System.arraycopy(tails[i], geometry.row(t) * tail, row[i], cellSize - tail, tail);
             }
-            written += targets.write(i, ByteBuffer.wrap(row[i]), layout.cellLength(groupLength, geometry.row(t),
-                lost[i]), checksum, throttle);
+            written += targets.write(i, ByteBuffer.wrap(row[i]), layout.cellLength(geometry.row(t), lost[i]), checksum,
+                throttle);
           }
           rowsDone++;
           writeNanos += System.nanoTime() - t1;
@@ -190,15 +192,6 @@ final class ParallelRepair {
     }
   }
 
-  /** The longest of the lost blocks (a scalar code's helpers need no bytes past it). */
-  private static long longestBlock(StripedLayout layout, long groupLength, int[] lost) {
-    long max = 0;
-    for (int u : lost) {
-      max = Math.max(max, layout.internalBlockLength(groupLength, u));
-    }
-    return max;
-  }
-
   /**
    * Helper {@code unit} on DataNode {@code source}: its block, a token minted for it, and a
    * challenge about it.
@@ -206,11 +199,8 @@ final class ParallelRepair {
    * @param need the helper's bytes the repair needs are below this block offset: a scalar
    *     code's lost byte j of a row depends on byte j of the helpers' cells alone
    */
-  private PlanCoordinator.Helper helper(int unit, DatanodeInfo source, StripedLayout layout, long groupLength,
-                                        long need) throws IOException {
-    ExtendedBlock block = StripedBlockUtil.constructInternalBlock(order.blockGroup(), layout.cellSize(),
-        layout.dataUnits(), unit);
-    block.setNumBytes(layout.internalBlockLength(groupLength, unit));
+  private PlanCoordinator.Helper helper(int unit, DatanodeInfo source, long need) throws IOException {
+    ExtendedBlock block = group.block(unit);
     Token<BlockTokenIdentifier> token = connector.token(block);
     return new PlanCoordinator.Helper(block, token, Math.min(need, block.getNumBytes()), ctx.agentAddress(source),
         source.getDatanodeUuid(), connector.challenge(block), AgentChannels.dialer(ctx.datanode(), block, token));

@@ -1,14 +1,11 @@
 package io.ecrepair.hdfs.task;
 
 import io.ecrepair.codes.CodeSpec;
-import io.ecrepair.hdfs.RepairChains;
 import io.ecrepair.hdfs.agent.AgentLoads;
-import io.ecrepair.layout.StripedLayout;
+import io.ecrepair.layout.GroupLayout;
 import io.ecrepair.plan.Plan;
-import java.util.Deque;
-import java.util.Map;
+import io.ecrepair.plan.RepairChains;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 
 /**
  * A task's repair chain ({@link RepairChains}) for one lost internal block of a scalar code
@@ -25,17 +22,21 @@ final class PipelinedRepair {
     return ctx.agentPortOffset() > 0 && spec.subPacketization() == 1 && lostCount == 1 && !ctx.validation();
   }
 
-  /** The chain for {@code lost} ({@link RepairChains#plan}); null when no helper holds bytes. */
-  static Plan plan(ReconstructionContext ctx, CodeSpec spec, int lost, int[] available,
-                   Map<Integer, Deque<DatanodeInfo>> sources, java.util.function.IntFunction<ExtendedBlock> blockOf,
-                   StripedLayout layout, long groupLength, long groupId, String requestorRack) {
-    return RepairChains.plan(spec, lost, available, helpers(ctx, sources, blockOf, layout, groupLength, lost), groupId,
-        requestorRack, ctx.pipelineSliceBytes());
+  /** The chain for the group's one lost block ({@link RepairChains#plan}); null when no helper holds bytes. */
+  static Plan plan(ReconstructionContext ctx, RebuildGroup group, Sources sources) {
+    int lost = group.lost(0);
+    return RepairChains.plan(group.spec(), lost, sources.available(), helpers(ctx, group, sources, lost),
+        group.order().blockGroup().getBlockId(), requestorRack(group), ctx.pipelineSliceBytes());
   }
 
   /** The hops of a chain from this class that cross racks (each carries one block). */
-  static int crossRackHops(Plan chain, Map<Integer, Deque<DatanodeInfo>> sources, String requestorRack) {
-    return RepairChains.crossRackHops(chain, u -> sources.get(u).peekFirst().getNetworkLocation(), requestorRack);
+  static int crossRackHops(Plan chain, RebuildGroup group, Sources sources) {
+    return RepairChains.crossRackHops(chain, u -> sources.first(u).getNetworkLocation(), requestorRack(group));
+  }
+
+  /** This DataNode's rack, as the NameNode knows it: the task runs on its first target. */
+  private static String requestorRack(RebuildGroup group) {
+    return group.order().targets()[0].getNetworkLocation();
   }
 
   /**
@@ -43,13 +44,13 @@ final class PipelinedRepair {
    * the helper would bring it, so that the tasks of a recovery, which plan at the same moment,
    * see one another.
    */
-  private static RepairChains.Helpers helpers(ReconstructionContext ctx, Map<Integer, Deque<DatanodeInfo>> sources,
-                                              java.util.function.IntFunction<ExtendedBlock> blockOf,
-                                              StripedLayout layout, long groupLength, int lost) {
+  private static RepairChains.Helpers helpers(ReconstructionContext ctx, RebuildGroup group, Sources sources,
+                                              int lost) {
+    GroupLayout layout = group.layout();
     return new RepairChains.Helpers() {
       @Override
       public long blockLength(int unit) {
-        return layout.internalBlockLength(groupLength, unit);
+        return layout.blockLength(unit);
       }
 
       @Override
@@ -57,7 +58,7 @@ final class PipelinedRepair {
         for (int u : units) { // every helper has a source before any is probed
           source(u);
         }
-        return AgentLoads.probe(ctx, units, sources, blockOf, layout.internalBlockLength(groupLength, lost));
+        return AgentLoads.probe(ctx, units, sources.asMap(), group::block, layout.blockLength(lost));
       }
 
       @Override
@@ -71,11 +72,11 @@ final class PipelinedRepair {
       }
 
       private DatanodeInfo source(int unit) {
-        Deque<DatanodeInfo> d = sources.get(unit);
-        if (d == null || d.isEmpty()) {
+        DatanodeInfo d = sources.first(unit);
+        if (d == null) {
           throw new IllegalStateException("the repair reads internal block " + unit + ", which has no source");
         }
-        return d.peekFirst();
+        return d;
       }
     };
   }

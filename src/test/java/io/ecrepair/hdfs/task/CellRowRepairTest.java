@@ -87,7 +87,7 @@ class CellRowRepairTest {
 
   @Test
   void unionMergesOverlappingRanges() {
-    List<int[]> u = ReconstructionTask.union(List.of(new int[] {0, 10}, new int[] {30, 5}),
+    List<int[]> u = CentralRepair.union(List.of(new int[] {0, 10}, new int[] {30, 5}),
         List.of(new int[] {5, 10}, new int[] {35, 1}, new int[] {50, 2}));
     assertEquals(3, u.size());
     assertArrayEquals(new int[] {0, 15}, u.get(0));

@@ -1,13 +1,10 @@
-package io.ecrepair.hdfs;
+package io.ecrepair.plan;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.Codecs;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.codes.rs.RsFamily;
 import io.ecrepair.ecdag.Ecdag;
-import io.ecrepair.plan.GraphTransforms;
-import io.ecrepair.plan.Pipelines;
-import io.ecrepair.plan.Plan;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -186,8 +183,8 @@ public final class RepairChains {
 
   /** Per helper holding bytes, its coefficient in the code's repair of {@code lost} from {@code available}. */
   private static Map<Integer, Integer> coefficients(CodeSpec spec, int lost, int[] available, Helpers helpers) {
-    Ecdag graph = RepairCatalog.plan(spec, new int[] {lost}, available).graph();
-    RepairCatalog.prepareSingleLosses(spec);
+    Ecdag graph = CodeRepairs.plan(spec, new int[] {lost}, available).graph();
+    CodeRepairs.prepareSingleLosses(spec);
     if (graph.repaired().size() != 1) {
       throw new IllegalStateException("a scalar repair of one block has one repaired vertex, not " + graph.repaired());
     }

@@ -1,4 +1,4 @@
-package io.ecrepair.hdfs;
+package io.ecrepair.plan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -60,7 +60,7 @@ class HelperChoiceTest {
     double[] cost = costs(14, 1);
     cost[2] = 3;
     cost[3] = 3;
-    CellRowRepair code = RepairCatalog.plan(clay, new int[] {0, 1}, allBut(14, 0, 1));
+    CellRowRepair code = CodeRepairs.plan(clay, new int[] {0, 1}, allBut(14, 0, 1));
     CellRowRepair r = HelperChoice.choose(clay, new int[] {0, 1}, allBut(14, 0, 1), cost, new int[0], 0);
     assertFalse(Arrays.stream(r.helpers()).anyMatch(u -> u == 2 || u == 3), Arrays.toString(r.helpers()));
     assertTrue(score(r, cost, CELL)[0] < score(code, cost, CELL)[0],

@@ -1,9 +1,8 @@
-package io.ecrepair.hdfs;
+package io.ecrepair.plan;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
-import io.ecrepair.plan.CostAwareReads;
 import java.util.BitSet;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A code's read sets for the cost-aware search ({@link CostAwareReads}): what the code's
  * cheapest repair of one unit from some units reads, in sub-chunks, from the repairs
- * {@link RepairCatalog} compiles. Kept per (lost unit, units) once computed, so a search on
+ * {@link CodeRepairs} compiles. Kept per (lost unit, units) once computed, so a search on
  * later reads costs lookups only.
  */
 public final class CodeReadSets implements CostAwareReads.ReadSets {
@@ -70,7 +69,7 @@ public final class CodeReadSets implements CostAwareReads.ReadSets {
     }
     CellRowRepair repair;
     try {
-      repair = RepairCatalog.plan(spec, new int[] {lost}, available);
+      repair = CodeRepairs.plan(spec, new int[] {lost}, available);
     } catch (UndecodableException e) {
       return UNDECODABLE;
     }

@@ -1,9 +1,8 @@
-package io.ecrepair.hdfs;
+package io.ecrepair.plan;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
-import io.ecrepair.plan.CostAwareReads;
 import java.util.Arrays;
 import java.util.TreeSet;
 
@@ -29,7 +28,7 @@ public final class HelperChoice {
    */
   public static CellRowRepair choose(CodeSpec spec, int[] lost, int[] available, double[] cost, int[] healthy,
                                      double receiverCost) {
-    CellRowRepair own = RepairCatalog.plan(spec, lost, available);
+    CellRowRepair own = CodeRepairs.plan(spec, lost, available);
     if (uniform(available, cost)) {
       return own;
     }
@@ -45,7 +44,7 @@ public final class HelperChoice {
       Arrays.stream(o.helpers()).forEach(helpers::add);
     }
     try {
-      return RepairCatalog.plan(spec, lost, helpers.stream().mapToInt(Integer::intValue).toArray());
+      return CodeRepairs.plan(spec, lost, helpers.stream().mapToInt(Integer::intValue).toArray());
     } catch (UndecodableException e) {
       return own; // the lost units' read sets, each fine alone, do not rebuild them together
     }

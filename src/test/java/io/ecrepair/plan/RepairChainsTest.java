@@ -1,4 +1,4 @@
-package io.ecrepair.hdfs;
+package io.ecrepair.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,8 +7,6 @@ import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.lrc.LrcCode;
 import io.ecrepair.exec.PlanCheck;
 import io.ecrepair.gf.RegionCoders;
-import io.ecrepair.plan.CombinedLocality;
-import io.ecrepair.plan.Plan;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
