@@ -49,6 +49,14 @@ class LayeringTest {
   }
 
   @Test
+  void theExecutorKnowsNoPlanner() {
+    noClasses().that().resideInAnyPackage("io.ecrepair.exec..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.ecrepair.plan..")
+        .because("plan decides and exec executes: plans are built from the executor's pieces, never the other way")
+        .check(main);
+  }
+
+  @Test
   void hdfsAdaptersAndHadoopShimsDependOnNoTool() {
     noClasses().that().resideInAnyPackage("io.ecrepair.hdfs..", "org.apache.hadoop..")
         .should().dependOnClassesThat().resideInAnyPackage(TOOLS)

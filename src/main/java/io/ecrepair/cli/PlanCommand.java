@@ -1,7 +1,7 @@
 package io.ecrepair.cli;
 
 import io.ecrepair.codes.RepairableCode;
-import io.ecrepair.exec.PlanCheck;
+import io.ecrepair.plan.PlanCheck;
 import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.layout.Policy;
 import io.ecrepair.plan.Plan;

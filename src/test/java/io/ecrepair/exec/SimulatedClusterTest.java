@@ -9,6 +9,7 @@ import io.ecrepair.ecdag.Ecdag;
 import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.layout.Policy;
 import io.ecrepair.plan.Plan;
+import io.ecrepair.plan.PlanCheck;
 import io.ecrepair.plan.Planner;
 import io.ecrepair.plan.Traffic;
 import java.nio.ByteBuffer;

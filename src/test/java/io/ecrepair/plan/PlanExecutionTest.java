@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.RepairableCode;
-import io.ecrepair.exec.PlanCheck;
+import io.ecrepair.plan.PlanCheck;
 import io.ecrepair.gf.RegionCoders;
 import io.ecrepair.layout.Policy;
 import java.nio.file.Files;

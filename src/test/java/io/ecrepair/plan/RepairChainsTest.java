@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.lrc.LrcCode;
-import io.ecrepair.exec.PlanCheck;
+import io.ecrepair.plan.PlanCheck;
 import io.ecrepair.gf.RegionCoders;
 import java.util.HashMap;
 import java.util.List;

@@ -1,9 +1,8 @@
-package io.ecrepair.exec;
+package io.ecrepair.plan;
 
 import io.ecrepair.codes.ErasureCode;
+import io.ecrepair.exec.SimulatedCluster;
 import io.ecrepair.gf.RegionCoder;
-import io.ecrepair.plan.Plan;
-import io.ecrepair.plan.Traffic;
 import java.nio.ByteBuffer;
 import java.util.Random;
 
