@@ -26,6 +26,10 @@ final class Unfit {
       + "disk, counting on the first repair to read them whole and report them; our codes' repairs read a fraction "
       + "of fewer blocks (a Clay sub-chunk, an LRC local group), so the scanner finds those later";
 
+  /** LRC is not MDS: it survives any g+1 losses, and only some patterns of more. */
+  static final String LRC_BEYOND_GUARANTEE = "loses more blocks, chosen at random, than LRC survives in every pattern "
+      + "(g+1); some such patterns leave a lost data block without a parity that covers it";
+
   private Unfit() {}
 
   static void skip(String why) {
