@@ -711,6 +711,13 @@ public final class ThrashRun {
     java.util.Collections.sort(listing);
     Files.write(s.stateDir().resolve("logs").resolve("replicas-at-end.tsv"), listing);
     Set<Long> liveBlocks = new HashSet<>();
+    Set<GroupLayout.Replica> onPurpose = new HashSet<>();
+    for (Corruption c : corruptions) {
+      Optional<Path> f = ReplicaFiles.find(cluster.dataDir(c.node()), c.blockId());
+      if (f.isPresent() && ReplicaFiles.digest(f.get()).equals(c.digest())) {
+        onPurpose.add(new GroupLayout.Replica(c.node(), c.blockId()));
+      }
+    }
     for (WorkloadLog.Written f : w.live().values()) {
       LocatedBlocks blocks = fs.getClient().getLocatedBlocks(f.path(), 0, Long.MAX_VALUE);
       ErasureCodingPolicy policy = blocks.getErasureCodingPolicy();
@@ -734,6 +741,9 @@ public final class ThrashRun {
           }
           for (ReplicaScan.Replica r : reps) {
             a.checked++;
+            if (onPurpose.contains(new GroupLayout.Replica(r.node(), id + u))) {
+              continue;  // bad on purpose: the corrupted-replica check below says whether HDFS replaced it
+            }
             if (!ReplicaFiles.digest(r.file()).equals(expected[u])) {
               a.wrongBytes += sl.internalBlockLength(groupLength, u);
               a.wrong.add(f.path() + " group " + g + " unit " + u + " on " + r.node() + " (" + r.file() + ")");
@@ -755,6 +765,8 @@ public final class ThrashRun {
         a.replaced++;
       }
     }
+    a.wrong.forEach(x -> progress.accept("replica check: " + x));
+    a.notReplaced.forEach(x -> progress.accept("corrupted on purpose and still there: " + x));
     return a;
   }
 

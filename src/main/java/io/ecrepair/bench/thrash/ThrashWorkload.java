@@ -230,6 +230,7 @@ public final class ThrashWorkload {
         };
         long[] wrong = {0};
         String outcome;
+        String error = "";
         long bytes;
         try {
           bytes = read(useStock ? stock : ours, f, mode, random, wrong);
@@ -238,13 +239,17 @@ public final class ThrashWorkload {
           continue;  // deleted while being read
         } catch (IOException e) {
           outcome = "failed";
+          error = e.toString();
           bytes = 0;
         }
         if (live.get(f.path()) != f) {
           continue;  // deleted (and perhaps written again) meanwhile: the bytes read were of either
         }
         log.println(WorkloadLog.read(now(), f.path(), mode, useStock ? "stock" : "ec-repair", outcome,
-            outcome.equals("wrong") ? wrong[0] : bytes));
+            outcome.equals("wrong") ? wrong[0] : bytes, error));
+        if (outcome.equals("failed")) {
+          sleep(1000);  // e.g. the NameNode restarting: do not spin
+        }
       }
     } catch (IOException e) {
       log.println(WorkloadLog.failed(now(), "-", "reader gave up: " + e));

@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * W  ms path policy length seed sha  a write completed (closed), its SHA-256
  * X  ms path error                   a write failed
  * D  ms path                         a file deleted
- * R  ms path mode client outcome bytes   a read: ok, wrong (bytes differ) or failed
+ * R  ms path mode client outcome bytes error   a read: ok, wrong (bytes that differ) or failed (why)
  * T  ms key=value...                 the client's degraded-read totals at the end
  * </pre>
  */
@@ -50,8 +50,9 @@ public final class WorkloadLog {
     return String.join("\t", "D", Long.toString(ms), path);
   }
 
-  static String read(long ms, String path, String mode, String client, String outcome, long bytes) {
-    return String.join("\t", "R", Long.toString(ms), path, mode, client, outcome, Long.toString(bytes));
+  static String read(long ms, String path, String mode, String client, String outcome, long bytes, String error) {
+    return String.join("\t", "R", Long.toString(ms), path, mode, client, outcome, Long.toString(bytes),
+        clean(error));
   }
 
   static String totals(long ms, Map<String, Long> totals) {
@@ -96,7 +97,7 @@ public final class WorkloadLog {
             deleted++;
           }
           case "R" -> {
-            if (f.length == 7) {
+            if (f.length == 8) {
               outcomes.merge(f[5], 1L, Long::sum);
               modes.merge(f[3] + "/" + f[4], 1L, Long::sum);
               if (f[5].equals("wrong")) {
