@@ -39,7 +39,7 @@ public final class ThrashReport {
     out.add(row("settle", String.format(Locale.ROOT, "%.0f s", r.settleSeconds())));
     out.add(row("healthy after settle", (r.healthyAfterSettle() ? "yes" : "NO") + " (fsck "
         + (r.fsckHealthy() ? "HEALTHY" : "not healthy") + ", " + r.lowRedundancyGroups()
-        + " groups low on redundancy, missing or corrupt)"));
+        + " groups low on redundancy, missing, corrupt or being rebuilt)"));
     out.add(row("agents back to baseline", r.resourcesBaseline() ? "yes" : "NO " + r.resources()));
     out.add(row("DataNodes died unkilled", r.unexpectedDeaths().isEmpty() ? "none" : r.unexpectedDeaths().toString()));
     out.add(row("result", r.passed() ? "PASSED" : "FAILED"));

@@ -20,7 +20,8 @@ import java.util.Map;
  *     in replicas on disk that differ from the re-encoding of the file
  * @param corruptedReplaced replicas corrupted on purpose that HDFS replaced (of those whose
  *     file still exists)
- * @param healthyAfterSettle fsck healthy and no block group low on redundancy, missing or corrupt
+ * @param healthyAfterSettle fsck healthy and no block group low on redundancy, missing, corrupt or with a
+ *     reconstruction pending
  * @param resourcesBaseline every DataNode's agent threads, agent sockets and descriptors back
  *     to what they were before the faults
  * @param unexpectedDeaths DataNodes that exited without being killed
@@ -61,7 +62,7 @@ public record ThrashResult(long seed, double minutes, int dataNodes, List<String
     }
     if (!healthyAfterSettle) {
       out.add("not healthy after the settle (fsck " + (fsckHealthy ? "healthy" : "NOT healthy") + ", "
-          + lowRedundancyGroups + " groups low on redundancy, missing or corrupt)");
+          + lowRedundancyGroups + " groups low on redundancy, missing, corrupt or being rebuilt)");
     }
     if (!resourcesBaseline) {
       out.add("agent resources not back to baseline: " + resources);

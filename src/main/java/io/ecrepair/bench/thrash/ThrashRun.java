@@ -558,12 +558,26 @@ public final class ThrashRun {
       if (nn.getOrDefault("NumLiveDataNodes", 0L) < cluster.dataNodes().size()) {
         return false;
       }
-      ECBlockGroupStats st = fs.getClient().getNamenode().getECBlockGroupStats();
-      return st.getLowRedundancyBlockGroups() == 0 && st.getMissingBlockGroups() == 0
-          && st.getCorruptBlockGroups() == 0;
+      return unsettledGroups() == 0;
     } catch (IOException e) {
       return false;
     }
+  }
+
+  /**
+   * Block groups the NameNode still has to rebuild: low on redundancy, missing or corrupt, and
+   * those whose reconstruction it scheduled and has not seen done (it counts these as pending,
+   * no longer as low on redundancy).
+   */
+  private long unsettledGroups() throws IOException {
+    ECBlockGroupStats st = fs.getClient().getNamenode().getECBlockGroupStats();
+    Map<String, Long> nn = NodeCounters.read(cluster.node("nn").ip() + ":9870",
+        "Hadoop:service=NameNode,name=FSNamesystem", 3000);
+    Long pending = nn.get("PendingReconstructionBlocks");
+    if (pending == null) {
+      throw new IOException("the NameNode's FSNamesystem bean has no PendingReconstructionBlocks");
+    }
+    return st.getLowRedundancyBlockGroups() + st.getMissingBlockGroups() + st.getCorruptBlockGroups() + pending;
   }
 
   private int scrub() throws IOException {
@@ -617,8 +631,7 @@ public final class ThrashRun {
       }
     }
     boolean fsckHealthy = fsck();
-    ECBlockGroupStats st = fs.getClient().getNamenode().getECBlockGroupStats();
-    long lowGroups = st.getLowRedundancyBlockGroups() + st.getMissingBlockGroups() + st.getCorruptBlockGroups();
+    long lowGroups = unsettledGroups();
     progress.accept("checking every replica on every DataNode's disk against the re-encoded files");
     ReplicaAudit audit = audit(w);
     wrong += audit.wrongBytes;
