@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
         + "namespace (writers of every policy given, each completed write's SHA-256 recorded; whole, positional and "
         + "small random reads through hadoop-ec-repair's client and, for RS and LRC, the stock one; deletes and "
         + "re-creates) while a fault injector, seeded by --seed, kills, wipes, isolates, pauses and slows DataNodes, "
-        + "corrupts replicas on disk, restarts the NameNode and kills clients mid-write, never leaving a block "
+        + "corrupts replicas on disk, restarts the NameNode and kills clients mid-write and mid-read, never leaving a block "
         + "group with more units out than its code rebuilds.",
         "Then the faults stop, HDFS settles (at most --settle seconds; every file is scrubbed so corrupt replicas "
             + "are reported), and the run checks: every completed file equals its SHA-256, fsck is healthy and "
@@ -55,8 +55,8 @@ final class ThrashBenchCommand implements Callable<Integer> {
       + "CLAY-6-3-1024k, BUTTERFLY-4-2-1024k, CLAY-D11-10-4-1024k, LRC-L2-10-4-1024k, those that fit).")
   List<String> policies;
 
-  @Option(names = "--faults", split = ",", description = "Fault kinds (default all): dn-kill, dn-wipe, dn-isolate, "
-      + "dn-pause, link-slow, replica-corrupt, nn-restart, client-kill.")
+  @Option(names = "--faults", split = ",", description = "Fault kinds (default all): dn-kill, dn-kill-in-repair, "
+      + "dn-wipe, dn-isolate, dn-pause, link-slow, replica-corrupt, nn-restart, client-kill, client-kill-read.")
   List<String> faults;
 
   @Option(names = "--max-node-faults", defaultValue = "2", description = "DataNodes under a fault at once at most "

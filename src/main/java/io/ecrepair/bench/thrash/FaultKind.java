@@ -22,7 +22,9 @@ public enum FaultKind {
   /** SIGKILL the NameNode and start it again. */
   NN_RESTART("nn-restart", false),
   /** SIGKILL a client JVM in the middle of writing a file. */
-  CLIENT_KILL("client-kill", false);
+  CLIENT_KILL("client-kill", false),
+  /** SIGKILL a client JVM in the middle of reading a file. */
+  CLIENT_KILL_READ("client-kill-read", false);
 
   private final String label;
   private final boolean takesNode;

@@ -61,6 +61,7 @@ public final class FaultScheduler {
     switch (kind) {
       case NN_RESTART:
       case CLIENT_KILL:
+      case CLIENT_KILL_READ:
         return Optional.of(new Choice(kind, null, 0, 0));
       case REPLICA_CORRUPT:
         return corruption(layout, busy);

@@ -107,6 +107,8 @@ public final class ThrashRun {
   private long t0;
   private int deferred;
   private double lastNnRestart = -1e9;
+  /** Completed files when the last fault was chosen: what a client killed mid-read reads. */
+  private List<WorkloadLog.Written> toRead = List.of();
 
   public ThrashRun(Settings settings, Consumer<String> progress) {
     this.s = settings;
@@ -254,9 +256,15 @@ public final class ThrashRun {
         if (now() - lastNnRestart < 120 || active.stream().anyMatch(a -> a.client() != null)) {
           allowed.remove(FaultKind.NN_RESTART);
         }
+        List<WorkloadLog.Written> readable = new ArrayList<>(WorkloadLog.read(workloadLog()).live().values());
         if (active.stream().anyMatch(a -> a.client() != null)) {
           allowed.remove(FaultKind.CLIENT_KILL);
+          allowed.remove(FaultKind.CLIENT_KILL_READ);
         }
+        if (readable.isEmpty()) {
+          allowed.remove(FaultKind.CLIENT_KILL_READ);
+        }
+        toRead = readable;
         if (repairsInFlight() <= 0) {
           allowed.remove(FaultKind.DN_KILL_IN_REPAIR);
         }
@@ -300,6 +308,13 @@ public final class ThrashRun {
               cluster.nameNodeUri(), path, policy, Long.toString(s.maxFileBytes()), Long.toString(random.nextLong())),
               s.stateDir().resolve("logs").resolve("client-kill.out"));
           // started JVMs take a few seconds to open the file: kill it while it writes
+          heal = at + 6 + random.nextInt(6);
+          what += " " + path;
+        }
+        case CLIENT_KILL_READ -> {
+          String path = toRead.get(random.nextInt(toRead.size())).path();
+          client = cluster.startJava("client", ThrashWorkload.class.getName(), List.of("--reading",
+              cluster.nameNodeUri(), path), s.stateDir().resolve("logs").resolve("client-kill.out"));
           heal = at + 6 + random.nextInt(6);
           what += " " + path;
         }
@@ -365,7 +380,7 @@ public final class ThrashRun {
         case DN_ISOLATE -> cluster.rejoinDataNode(c.node());
         case DN_PAUSE -> cluster.pauseDataNode(c.node(), false);
         case LINK_SLOW -> cluster.shapeDataNode(c.node(), 0);
-        case CLIENT_KILL -> {
+        case CLIENT_KILL, CLIENT_KILL_READ -> {
           a.client().destroyForcibly();
           a.client().waitFor();
         }

@@ -35,7 +35,8 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * Everything goes to the {@link WorkloadLog}. It stops when the stop file appears.
  *
  * <p>Arguments: uri log stop seed maxBytes policy:stockReadable... [--writers N] [--readers N];
- * or {@code --one-write uri path policy length seed} (a client that is killed mid-write).
+ * or {@code --one-write uri path policy length seed} (a client that is killed mid-write), or
+ * {@code --reading uri path} (one killed mid-read).
  */
 public final class ThrashWorkload {
   private final Configuration conf;
@@ -64,6 +65,10 @@ public final class ThrashWorkload {
   public static void main(String[] args) throws Exception {
     if (args.length >= 1 && args[0].equals("--one-write")) {
       oneWrite(URI.create(args[1]), new Path(args[2]), Long.parseLong(args[4]), Long.parseLong(args[5]));
+      return;
+    }
+    if (args.length >= 1 && args[0].equals("--reading")) {
+      readUntilKilled(URI.create(args[1]), new Path(args[2]));
       return;
     }
     if (args.length < 6) {
@@ -210,6 +215,24 @@ public final class ThrashWorkload {
     try (FileSystem fs = FileSystem.get(uri, c)) {
       System.out.println("writing " + path);
       writeFile(fs, path, length, seed);
+    }
+  }
+
+  /** A client that reads the file over and over (positional reads of 64 KiB) until it is killed. */
+  private static void readUntilKilled(URI uri, Path path) throws IOException {
+    Configuration c = new Configuration();
+    c.set("fs.hdfs.impl", DegradedReadProbe.ECREPAIR_FS);
+    byte[] buf = new byte[64 << 10];
+    try (FileSystem fs = FileSystem.get(uri, c)) {
+      System.out.println("reading " + path);
+      while (true) {
+        try (FSDataInputStream in = fs.open(path)) {
+          long length = fs.getFileStatus(path).getLen();
+          for (long pos = 0; pos < length; pos += buf.length) {
+            in.readFully(pos, buf, 0, (int) Math.min(buf.length, length - pos));
+          }
+        }
+      }
     }
   }
 
