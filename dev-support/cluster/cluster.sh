@@ -389,15 +389,15 @@ cmd_dn_link() {
 # nn-restart: a crashed NameNode started again; waits until it has left safe mode with every
 # running DataNode live again.
 cmd_nn_restart() {
-  local waited=0 want
+  local start=$SECONDS want
   stop_kill nn
   start_jvm nn org.apache.hadoop.hdfs.server.namenode.NameNode
   want=$(ls "$STATE"/pids/dn*.pid 2>/dev/null | wc -l)
   until [[ $(nn_jmx NumLiveDataNodes || true) -ge $want ]] \
       && curl -s --max-time 2 "http://$NN_IP:9870/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo" | grep -q '"Safemode" *: *""'; do
     kill -0 "$(cat "$STATE/pids/nn.pid")" 2>/dev/null || die "the NameNode exited (log: $STATE/logs/nn.log)"
-    [[ $waited -ge 1800 ]] && die "the NameNode did not come back in 180 s (log: $STATE/logs/nn.log)"
-    sleep 0.1; waited=$((waited + 1))
+    [[ $((SECONDS - start)) -ge 180 ]] && die "the NameNode did not come back in 180 s (log: $STATE/logs/nn.log)"
+    sleep 0.1
   done
   say "NameNode restarted"
 }

@@ -253,7 +253,9 @@ public final class ThrashRun {
         active.stream().filter(a -> a.choice().node() != null && a.choice().kind().takesNode())
             .forEach(a -> busy.add(a.choice().node()));
         Set<FaultKind> allowed = EnumSet.copyOf(s.kinds());
-        if (now() - lastNnRestart < 120 || active.stream().anyMatch(a -> a.client() != null)) {
+        // A restarted NameNode leaves safe mode once the DataNodes reported their blocks: not
+        // while one is stopped, cut off or paused (and its heal waits behind the restart).
+        if (now() - lastNnRestart < 120 || active.stream().anyMatch(a -> a.client() != null) || !busy.isEmpty()) {
           allowed.remove(FaultKind.NN_RESTART);
         }
         List<WorkloadLog.Written> readable = new ArrayList<>(WorkloadLog.read(workloadLog()).live().values());
