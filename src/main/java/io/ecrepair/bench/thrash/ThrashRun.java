@@ -89,6 +89,9 @@ public final class ThrashRun {
   /** A replica corrupted on purpose: where, and its bytes' digest right after the flip. */
   private record Corruption(String node, long blockId, String digest, double at) {}
 
+  /** Replicas corrupted on purpose and not yet replaced, at most: beyond, other faults get the turns. */
+  private static final int MAX_CORRUPT = 3;
+
   private final Settings s;
   private final Consumer<String> progress;
   private final Timeline timeline = new Timeline();
@@ -107,6 +110,8 @@ public final class ThrashRun {
   private long t0;
   private int deferred;
   private double lastNnRestart = -1e9;
+  /** Replicas corrupted on purpose and still bad at the last look. */
+  private Set<GroupLayout.Replica> stillBad = Set.of();
   /** Completed files when the last fault was chosen: what a client killed mid-read reads. */
   private List<WorkloadLog.Written> toRead = List.of();
 
@@ -245,6 +250,7 @@ public final class ThrashRun {
       healDue();
       if (now() >= nextCounters) {
         sampleRepairs();
+        scrubCorrupted();
         nextCounters = now() + 15;
       }
       if (now() >= nextFault) {
@@ -265,6 +271,9 @@ public final class ThrashRun {
         }
         if (readable.isEmpty()) {
           allowed.remove(FaultKind.CLIENT_KILL_READ);
+        }
+        if (stillBad.size() >= MAX_CORRUPT) {
+          allowed.remove(FaultKind.REPLICA_CORRUPT);
         }
         toRead = readable;
         if (repairsInFlight() <= 0) {
@@ -447,7 +456,42 @@ public final class ThrashRun {
       }
     }
     layout.setCorrupted(bad);
+    stillBad = bad;
     return layout;
+  }
+
+  /**
+   * Scrubs the files holding replicas corrupted on purpose and not yet replaced, as an operator's
+   * periodic {@code ec-repair verify} would: every internal block read with its checksums, a bad
+   * replica reported to the NameNode, which then rebuilds it. Readers alone rarely read a
+   * parity block, and a corrupt replica the NameNode does not know of counts against its group's
+   * tolerance, so it would hold back every node fault on that group.
+   */
+  private int scrubCorrupted() {
+    Set<Long> groups = new HashSet<>();
+    stillBad.forEach(r -> groups.add(GroupLayout.groupOf(r.blockId())));
+    int[] bad = {0};
+    if (groups.isEmpty()) {
+      return 0;
+    }
+    StripeVerifier v = new StripeVerifier(fs, conf);
+    groupsByPath.forEach((path, gs) -> {
+      if (gs.stream().anyMatch(g -> groups.contains(g.id()))) {
+        try {
+          for (StripeVerifier.GroupResult r : v.verify(fs.getFileStatus(new org.apache.hadoop.fs.Path(path)),
+              x -> { })) {
+            if (r.bad()) {
+              bad[0]++;
+              progress.accept(String.format(Locale.ROOT, "[%4.0f s] scrub: %s group %d: %s", now(), path, r.group(),
+                  r.detail()));
+            }
+          }
+        } catch (IOException e) {
+          // deleted meanwhile, or the NameNode is away: the next round tries again
+        }
+      }
+    });
+    return bad[0];
   }
 
   /** Groups of files the injector has not mapped: no more out than the weakest code survives. */
@@ -545,22 +589,20 @@ public final class ThrashRun {
   }
 
   /**
-   * Waits (at most the settle bound) until every DataNode is live and the NameNode has no
-   * group low on redundancy, missing or corrupt, scrubbing every file (each internal block read
-   * with its checksums; a bad replica is reported) whenever it looks done, until a scrub finds
-   * nothing. Returns the run time at which it settled (or gave up).
+   * Waits (at most the settle bound) until every DataNode is live and the NameNode has nothing
+   * to rebuild, scrubbing the files that hold replicas corrupted on purpose and still there
+   * (each internal block read with its checksums; a bad replica is reported) whenever it looks
+   * done, until none is left. Returns the run time at which it settled (or gave up).
    */
   private double settle() throws IOException, InterruptedException {
     double deadline = now() + s.settleSeconds();
     progress.accept("settling (at most " + s.settleSeconds() + " s)");
     while (now() < deadline) {
-      if (healthyNow()) {
-        int bad = scrub();
-        if (bad == 0 && healthyNow()) {
-          progress.accept(String.format(Locale.ROOT, "settled at %.0f s", now()));
-          return now();
-        }
-        progress.accept("scrub: " + bad + " groups with a bad replica (reported); settling on");
+      layout();  // which corrupted replicas are still there
+      int bad = scrubCorrupted();
+      if (bad == 0 && stillBad.isEmpty() && healthyNow()) {
+        progress.accept(String.format(Locale.ROOT, "settled at %.0f s", now()));
+        return now();
       }
       Thread.sleep(2000);
     }
@@ -595,26 +637,6 @@ public final class ThrashRun {
       throw new IOException("the NameNode's FSNamesystem bean has no PendingReconstructionBlocks");
     }
     return st.getLowRedundancyBlockGroups() + st.getMissingBlockGroups() + st.getCorruptBlockGroups() + pending;
-  }
-
-  private int scrub() throws IOException {
-    StripeVerifier v = new StripeVerifier(fs, conf);
-    int bad = 0;
-    for (WorkloadLog.Written w : WorkloadLog.read(workloadLog()).live().values()) {
-      try {
-        for (StripeVerifier.GroupResult r : v.verify(fs.getFileStatus(new org.apache.hadoop.fs.Path(w.path())),
-            x -> { })) {
-          if (!r.ok()) {
-            bad++;
-            progress.accept("scrub: " + w.path() + " group " + r.group() + ": " + r.outcome() + " " + r.detail());
-          }
-        }
-      } catch (IOException e) {
-        bad++;
-        progress.accept("scrub: " + w.path() + ": " + e.getMessage());
-      }
-    }
-    return bad;
   }
 
   private ThrashResult check(Map<String, AgentResources> baseline, double faultsEnd, double settleSeconds, Path png)
