@@ -22,6 +22,11 @@
 #   cluster.sh settle --state DIR          flush the nodes' written data to disk (a measured phase
 #                                          must not share the disk with the writeback of a write)
 #   cluster.sh java --state DIR NODE MAIN ARGS...  run a Java main in NODE's namespace (foreground)
+#   cluster.sh dn-pause --state DIR I on|off   stop (SIGSTOP) DataNode I's JVM, or let it go on (SIGCONT)
+#   cluster.sh dn-link --state DIR I MBIT|off  shape DataNode I's uplink and downlink to MBIT (tbf drops
+#                                          what waits longer than its latency), or back to its own rate
+#   cluster.sh nn-restart --state DIR      kill the NameNode (SIGKILL) and start it again on its metadata
+#   (dn-start and isolate off take --no-wait-all: wait only for that DataNode, not for all to be live)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -347,12 +352,54 @@ stop_kill() {
 }
 
 cmd_dn_start() {
-  local i=$1 wipe=${2:-}
+  local i=$1 wipe= all=1; shift
+  while [[ $# -gt 0 ]]; do
+    case $1 in --wipe) wipe=1 ;; --no-wait-all) all=0 ;; *) die "dn-start: unknown option $1" ;; esac
+    shift
+  done
   [[ -f $STATE/pids/dn$i.pid ]] && die "dn$i is running"
-  [[ $wipe == --wipe ]] && rm -rf "$STATE/data/dn$i/data"
+  [[ -n $wipe ]] && rm -rf "$STATE/data/dn$i/data"
   start_dn "$i"
   wait_registered "$i"
-  cmd_wait_live "$DATANODES"
+  if [[ $all == 1 ]]; then cmd_wait_live "$DATANODES"; fi
+}
+
+# dn-pause I on|off: the JVM stops dead (no heartbeats, open connections hang) and goes on later.
+cmd_dn_pause() {
+  local f=$STATE/pids/dn$1.pid
+  [[ -f $f ]] || die "dn$1 is not running"
+  case $2 in
+    on) kill -STOP "$(cat "$f")" ;;
+    off) kill -CONT "$(cat "$f")" ;;
+    *) die "dn-pause: on or off" ;;
+  esac
+}
+
+# dn-link I MBIT|off: both ends of DataNode I's veth reshaped; off = its rate from `up`.
+cmd_dn_link() {
+  local ns rate=$2; ns=$(node_field "dn$1" 2)
+  [[ -n $ns ]] || die "unknown DataNode $1"
+  if [[ $rate == off ]]; then
+    rate=$RATE
+    [[ ",$SLOW," == *",$1,"* ]] && rate=$SLOW_RATE
+  fi
+  shape "$ns" eth0 "$rate"; shape - "e${ID}d$1" "$rate"
+}
+
+# nn-restart: a crashed NameNode started again; waits until it has left safe mode with every
+# running DataNode live again.
+cmd_nn_restart() {
+  local start=$SECONDS want
+  stop_kill nn
+  start_jvm nn org.apache.hadoop.hdfs.server.namenode.NameNode
+  want=$(ls "$STATE"/pids/dn*.pid 2>/dev/null | wc -l)
+  until [[ $(nn_jmx NumLiveDataNodes || true) -ge $want ]] \
+      && curl -s --max-time 2 "http://$NN_IP:9870/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo" | grep -q '"Safemode" *: *""'; do
+    kill -0 "$(cat "$STATE/pids/nn.pid")" 2>/dev/null || die "the NameNode exited (log: $STATE/logs/nn.log)"
+    [[ $((SECONDS - start)) -ge 180 ]] && die "the NameNode did not come back in 180 s (log: $STATE/logs/nn.log)"
+    sleep 0.1
+  done
+  say "NameNode restarted"
 }
 
 cmd_dn_restart_all() {
@@ -414,10 +461,10 @@ cmd_isolate() {
       ip -n "$ns" route del unreachable "$ip/32" 2>/dev/null || true
     fi
   done < "$STATE/nodes"
-  if [[ $2 == off ]]; then cmd_wait_live "$DATANODES"; fi
+  if [[ $2 == off && ${3:-} != --no-wait-all ]]; then cmd_wait_live "$DATANODES"; fi
 }
 
-[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|wait-live|counters|exec|reach|isolate|settle|java --state DIR ..."
+[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|dn-pause|dn-link|nn-restart|wait-live|counters|exec|reach|isolate|settle|java --state DIR ..."
 cmd=$1; shift
 [[ ${1:-} == --state ]] || die "$cmd: --state DIR must come first"
 STATE=$(realpath -m "$2"); shift 2
@@ -433,6 +480,9 @@ case $cmd in
   reach) load_state; cmd_reach "$@" ;;
   isolate) load_state; cmd_isolate "$@" ;;
   settle) load_state; sync -f "$STATE/data" ;;
+  dn-pause) load_state; cmd_dn_pause "$@" ;;
+  dn-link) load_state; cmd_dn_link "$@" ;;
+  nn-restart) load_state; cmd_nn_restart ;;
   java) load_state; node=$1; main=$2; shift 2
     exec ip netns exec "$(node_field "$node" 2)" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \
       -Djava.library.path="$DIST/lib/native" -Dlog4j.configuration="file:$STATE/conf/$node/log4j.properties" \

@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
     description = "Benchmarks: each figure beside its peer (stock HDFS, Hadoop's own coders, raw ISA-L) and, where "
         + "one can be worked out, its physical floor.",
     subcommands = {CoderBenchCommand.class, ReconstructionBenchCommand.class, DegradedReadBenchCommand.class,
-        ReadChoiceBenchCommand.class, ClusterBenchCommand.class})
+        ReadChoiceBenchCommand.class, ClusterBenchCommand.class,
+        ThrashBenchCommand.class})
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

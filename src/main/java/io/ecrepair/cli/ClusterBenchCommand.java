@@ -247,6 +247,11 @@ final class ClusterBenchCommand implements Callable<Integer> {
   }
 
   private Path script() {
+    return clusterScript(scripts);
+  }
+
+  /** cluster.sh in {@code scripts}, or in dev-support/cluster next to the distribution. */
+  static Path clusterScript(Path scripts) {
     if (scripts != null) {
       return scripts.toAbsolutePath().resolve("cluster.sh");
     }

@@ -145,6 +145,67 @@ public final class ClusterHandle implements AutoCloseable {
     run(a);
   }
 
+  /**
+   * Starts a stopped DataNode again and waits only until it registered: other DataNodes may be
+   * down on purpose (a thrash run), so nothing waits for all to be live.
+   */
+  public void startDataNodeAlone(String name, boolean wipe) throws IOException, InterruptedException {
+    List<String> a = new ArrayList<>(List.of("dn-start", "--state", state.toString(), name.substring(2),
+        "--no-wait-all"));
+    if (wipe) {
+      a.add("--wipe");
+    }
+    run(a);
+  }
+
+  /** Lets an isolated DataNode rejoin without waiting for the NameNode to count it (or any other) live. */
+  public void rejoinDataNode(String name) throws IOException, InterruptedException {
+    run(List.of("isolate", "--state", state.toString(), name.substring(2), "off", "--no-wait-all"));
+  }
+
+  /** Stops the DataNode's JVM dead (SIGSTOP) or lets it go on (SIGCONT). */
+  public void pauseDataNode(String name, boolean paused) throws IOException, InterruptedException {
+    run(List.of("dn-pause", "--state", state.toString(), name.substring(2), paused ? "on" : "off"));
+  }
+
+  /** Shapes the DataNode's links to {@code mbit} (tbf drops what waits too long); 0 = back to its own rate. */
+  public void shapeDataNode(String name, int mbit) throws IOException, InterruptedException {
+    run(List.of("dn-link", "--state", state.toString(), name.substring(2), mbit == 0 ? "off" : Integer.toString(mbit)));
+  }
+
+  /** Kills the NameNode and starts it again; returns once it left safe mode with the running DataNodes live. */
+  public void restartNameNode() throws IOException, InterruptedException {
+    run(List.of("nn-restart", "--state", state.toString()));
+  }
+
+  /** The pid of a node's JVM as the script recorded it; empty when it is not running. */
+  public java.util.OptionalLong pid(String node) throws IOException {
+    Path f = state.resolve("pids").resolve(node + ".pid");
+    if (!Files.isRegularFile(f)) {
+      return java.util.OptionalLong.empty();
+    }
+    try {
+      return java.util.OptionalLong.of(Long.parseLong(Files.readString(f).strip()));
+    } catch (NumberFormatException | java.nio.file.NoSuchFileException e) {
+      return java.util.OptionalLong.empty();
+    }
+  }
+
+  /**
+   * Starts a Java main of this build in a node's namespace in the background (stdout and stderr to
+   * {@code output}); unlike {@link #java} it holds nothing, so other cluster commands run meanwhile.
+   */
+  public Process startJava(String node, String mainClass, List<String> args, Path output) throws IOException {
+    if (closed) {
+      throw new IllegalStateException("the cluster is torn down");
+    }
+    List<String> cmd = new ArrayList<>(List.of(script.toString(), "java", "--state", state.toString(), node,
+        mainClass));
+    cmd.addAll(args);
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
+        output.toFile())).start();
+  }
+
   /** Rewrites every DataNode's hdfs-site.xml with {@code conf} added and restarts them all (data kept). */
   public void restartDataNodes(Map<String, String> conf) throws IOException, InterruptedException {
     List<String> a = new ArrayList<>(List.of("dn-restart-all", "--state", state.toString()));

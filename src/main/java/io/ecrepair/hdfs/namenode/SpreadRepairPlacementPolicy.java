@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -49,13 +50,18 @@ import org.slf4j.LoggerFactory;
  * <p>Hook (Hadoop 3.3.6): reconstruction calls the public {@code chooseTarget} with the live
  * storages as {@code chosen}; the parent's rack-fault-tolerant {@code chooseTargetInOrder}
  * then draws every target through {@code chooseRandom}, which asks {@code chooseDataNode} for a
- * candidate and checks it. A per-thread flag set in {@code chooseTarget} tells
- * {@code chooseDataNode} that it serves a repair.
+ * candidate and checks it. A per-thread value set in {@code chooseTarget} tells
+ * {@code chooseDataNode} that it serves a repair, and which DataNodes the NameNode excluded for
+ * it: every node holding a replica of the group (corrupt ones too) and the group's pending
+ * targets. When no such node is left, the parent falls back to "placing evenly on the remaining
+ * racks" and passes on only the targets chosen so far as excluded, so without the value a
+ * repair could land on a node that holds a corrupt replica of the very block it rebuilds (the
+ * write then fails there: the replica exists), again at every pending timeout.
  */
 public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTolerant implements Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(SpreadRepairPlacementPolicy.class);
-  /** Set while this thread chooses targets for an existing group. */
-  private static final ThreadLocal<Boolean> REPAIRING = ThreadLocal.withInitial(() -> Boolean.FALSE);
+  /** While this thread chooses targets for an existing group: the nodes the NameNode excluded; else null. */
+  private static final ThreadLocal<Set<Node>> REPAIR_EXCLUDED = new ThreadLocal<>();
   private static final AtomicBoolean ANNOUNCED = new AtomicBoolean();
 
   private volatile RepairLoad load =
@@ -104,8 +110,8 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
       return super.chooseTarget(srcPath, numOfReplicas, writer, chosen, returnChosenNodes, excludedNodes, blocksize,
           storagePolicy, flags);
     }
-    return repairing(chosen, () -> super.chooseTarget(srcPath, numOfReplicas, writer, chosen, returnChosenNodes,
-        excludedNodes, blocksize, storagePolicy, flags));
+    return repairing(chosen, excludedNodes, () -> super.chooseTarget(srcPath, numOfReplicas, writer, chosen,
+        returnChosenNodes, excludedNodes, blocksize, storagePolicy, flags));
   }
 
   @Override
@@ -117,8 +123,8 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
       return super.chooseTarget(srcPath, numOfReplicas, writer, chosen, returnChosenNodes, excludedNodes, blocksize,
           storagePolicy, flags, storageTypes);
     }
-    return repairing(chosen, () -> super.chooseTarget(srcPath, numOfReplicas, writer, chosen, returnChosenNodes,
-        excludedNodes, blocksize, storagePolicy, flags, storageTypes));
+    return repairing(chosen, excludedNodes, () -> super.chooseTarget(srcPath, numOfReplicas, writer, chosen,
+        returnChosenNodes, excludedNodes, blocksize, storagePolicy, flags, storageTypes));
   }
 
   /** Targets for a group that already has storages: reconstruction (or a copy to another rack). */
@@ -126,14 +132,16 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
     return chosen != null && !chosen.isEmpty();
   }
 
-  private DatanodeStorageInfo[] repairing(List<DatanodeStorageInfo> chosen, Supplier<DatanodeStorageInfo[]> choice) {
-    boolean outer = REPAIRING.get();
-    REPAIRING.set(Boolean.TRUE);
+  private DatanodeStorageInfo[] repairing(List<DatanodeStorageInfo> chosen, Set<Node> excludedNodes,
+                                          Supplier<DatanodeStorageInfo[]> choice) {
+    Set<Node> outer = REPAIR_EXCLUDED.get();
+    // a copy: the parent adds every node it picks to the set it is handed
+    REPAIR_EXCLUDED.set(excludedNodes == null ? Set.of() : new HashSet<>(excludedNodes));
     DatanodeStorageInfo[] targets;
     try {
       targets = choice.get();
     } finally {
-      REPAIRING.set(outer);
+      REPAIR_EXCLUDED.set(outer);
     }
     for (DatanodeStorageInfo t : targets) {
       DatanodeDescriptor node = t.getDatanodeDescriptor();
@@ -159,7 +167,7 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
 
   @Override
   protected DatanodeDescriptor chooseDataNode(String scope, Collection<Node> excludedNodes) {
-    if (!REPAIRING.get()) {
+    if (REPAIR_EXCLUDED.get() == null) {
       return super.chooseDataNode(scope, excludedNodes);
     }
     return leastLoaded(scope, excludedNodes, null);
@@ -167,7 +175,7 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
 
   @Override
   protected DatanodeDescriptor chooseDataNode(String scope, Collection<Node> excludedNodes, StorageType type) {
-    if (!REPAIRING.get()) {
+    if (REPAIR_EXCLUDED.get() == null) {
       return super.chooseDataNode(scope, excludedNodes, type);
     }
     return leastLoaded(scope, excludedNodes, type);
@@ -180,14 +188,17 @@ public class SpreadRepairPlacementPolicy extends BlockPlacementPolicyRackFaultTo
 
   /**
    * The least-loaded DataNode in {@code scope} ("~path" = outside path, as the topology reads
-   * it), not excluded, with a storage of {@code type} (any if null); null if none.
+   * it), excluded neither now nor by the NameNode's request, with a storage of {@code type} (any
+   * if null); null if none.
    */
   private DatanodeDescriptor leastLoaded(String scope, Collection<Node> excludedNodes, StorageType type) {
     boolean outside = scope.startsWith("~");
     String path = NodeBase.normalize(outside ? scope.substring(1) : scope);
+    Set<Node> requested = REPAIR_EXCLUDED.get();
     List<DatanodeDescriptor> candidates = new ArrayList<>();
     for (DatanodeDescriptor dn : dataNodes()) {
-      if (within(dn, path) != outside && !excluded(dn, excludedNodes) && (type == null || dn.hasStorageType(type))) {
+      if (within(dn, path) != outside && !excluded(dn, excludedNodes) && !excluded(dn, requested)
+          && (type == null || dn.hasStorageType(type))) {
         candidates.add(dn);
       }
     }

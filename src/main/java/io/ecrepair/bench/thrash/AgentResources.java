@@ -1,0 +1,67 @@
+package io.ecrepair.bench.thrash;
+
+import io.ecrepair.bench.cluster.ClusterHandle;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+/**
+ * What a DataNode's repair agent holds, read from outside its JVM: the plugin's threads that
+ * come and go with requests and tasks (every thread it names starts with {@code ec-repair}, and
+ * Linux keeps the first 15 characters of a Java thread's name), the TCP sockets to or from the
+ * agent's port in the node's namespace, and the JVM's open file descriptors.
+ */
+public record AgentResources(int threads, int sockets, int descriptors) {
+  /** The agents listen on the DataNode's transfer port plus this (the cluster's configuration). */
+  static final int AGENT_PORT = 9866 + 10;
+
+  /** The node's figures now; empty when its JVM is not running. */
+  static java.util.Optional<AgentResources> sample(ClusterHandle cluster, String node)
+      throws IOException, InterruptedException {
+    OptionalLong pid = cluster.pid(node);
+    if (pid.isEmpty() || !Files.isDirectory(Path.of("/proc", Long.toString(pid.getAsLong())))) {
+      return java.util.Optional.empty();
+    }
+    Path proc = Path.of("/proc", Long.toString(pid.getAsLong()));
+    int threads = 0;
+    try (Stream<Path> tasks = Files.list(proc.resolve("task"))) {
+      for (Path t : (Iterable<Path>) tasks::iterator) {
+        try {
+          if (agentThread(Files.readString(t.resolve("comm")).strip())) {
+            threads++;
+          }
+        } catch (IOException e) {
+          // the thread ended while listed
+        }
+      }
+    }
+    int fds;
+    try (Stream<Path> f = Files.list(proc.resolve("fd"))) {
+      fds = (int) f.count();
+    }
+    String ss = cluster.exec(node, List.of("ss", "-tanH", "( sport = :" + AGENT_PORT + " or dport = :" + AGENT_PORT
+        + " )"));
+    int sockets = (int) ss.lines().filter(l -> !l.isBlank() && !l.startsWith("LISTEN")).count();
+    return java.util.Optional.of(new AgentResources(threads, sockets, fds));
+  }
+
+  /**
+   * The plugin's threads but its three single-thread executors (the plan and policy preparers
+   * and the agent's alarm timer): each makes its one thread when first used and keeps it, so
+   * they cannot grow, and whether they exist yet says nothing about a leak. What is counted is
+   * the agent's acceptor and the threads that come and go with work: the agent's handlers and
+   * part threads and the tasks' readers.
+   */
+  static boolean agentThread(String comm) {
+    return comm.startsWith("ec-repair") && !comm.startsWith("ec-repair-plan-") && !comm.startsWith("ec-repair-polic")
+        && !comm.startsWith("ec-repair-alarm");
+  }
+
+  /** Whether nothing here exceeds {@code baseline}: threads and sockets exactly, descriptors exactly too. */
+  boolean within(AgentResources baseline) {
+    return threads <= baseline.threads && sockets <= baseline.sockets && descriptors <= baseline.descriptors;
+  }
+}
