@@ -117,7 +117,7 @@ write_conf() {  # write_conf NODE IP
     prop dfs.namenode.replication.work.multiplier.per.iteration 32
     prop dfs.namenode.replication.max-streams 64
     prop dfs.namenode.replication.max-streams-hard-limit 128
-    # pending.timeout-sec stays at its 300 s default: a slow-link task must not be scheduled twice
+    # pending.timeout-sec stays at its 300 s default (bench thrash sets 60): a slow-link task must not be scheduled twice
     prop dfs.namenode.redundancy.considerLoad false
     # Decommissioning (bench cluster --decommission): the exclude file -refreshNodes re-reads,
     # and the admin monitor checks progress every second (30 s by default).
@@ -329,7 +329,9 @@ cmd_up() {
   for n in nn client $(seq -f 'dn%g' 0 $((DATANODES - 1))); do write_conf "$n" "$(node_field "$n" 3)"; done
   [[ -n $SLOW ]] && say "slow DataNodes: dn${SLOW//,/, dn} at ${SLOW_RATE} Mbit/s up and down"
   say "network: $DATANODES DataNodes at ${RATE} Mbit/s up and down (tbf), client ${CLIENT_RATE} Mbit/s, racks $RACKS$([[ $RACKS -gt 0 ]] && echo " behind a ${RACK_RATE} Mbit/s gateway"), subnet 10.$x.0.0/16"
-  say "NameNode timing: heartbeat 1 s, recheck 500 ms (dead after 11 s), redundancy monitor every 1 s, max-streams 64, work multiplier 32, pending timeout 300 s"
+  local pending=300 kv
+  for kv in "${DN_CONF[@]}"; do [[ ${kv%%=*} == dfs.namenode.reconstruction.pending.timeout-sec ]] && pending=${kv#*=}; done
+  say "NameNode timing: heartbeat 1 s, recheck 500 ms (dead after 11 s), redundancy monitor every 1 s, max-streams 64, work multiplier 32, pending timeout $pending s"
   ip netns exec "$pre-nn" java -Xmx${JVM_HEAP} -cp "$STATE/conf/nn:$DAEMON_CP" \
     -Dlog4j.configuration="file:$STATE/conf/nn/log4j.properties" -Djava.net.preferIPv4Stack=true \
     org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive >> "$STATE/logs/nn-format.out" 2>&1 \
