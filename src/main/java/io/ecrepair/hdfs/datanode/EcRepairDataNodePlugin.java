@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.EcRepairBlockRecoveryWorker;
 import org.apache.hadoop.util.ServicePlugin;
 import org.apache.hadoop.util.VersionInfo;
 import org.slf4j.Logger;
@@ -31,6 +32,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   private ReconstructionMetrics metrics;
   private ReconstructionContext ctx;
   private ReconstructionHook hook;
+  private EcRepairBlockRecoveryWorker leaseRecovery;
   private volatile RepairAgent agent;
   private PolicyPreparer preparer;
 
@@ -48,6 +50,8 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
       metrics = new ReconstructionMetrics(ReconstructionContext.nameOf(dn));
       ctx = new ReconstructionContext(dn, dn.getConf(), metrics, dn.getErasureCodingWorker().getXmitWeight());
       hook = ReconstructionHook.install(dn, ctx);
+      EcRepairBlockRecoveryWorker.check();
+      leaseRecovery = EcRepairBlockRecoveryWorker.install(dn, new DecodableSafeLength());
       agent = startAgent(dn, ctx);
       if (agent != null) {
         RepairAgent a = agent;
@@ -70,6 +74,14 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
       if (agent != null) {
         agent.close();
         agent = null;
+      }
+      if (leaseRecovery != null) {
+        leaseRecovery.uninstall();
+        leaseRecovery = null;
+      }
+      if (hook != null) {
+        hook.uninstall();
+        hook = null;
       }
       if (ctx != null) {
         ctx.shutdown();
@@ -178,6 +190,10 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     if (hook != null) {
       hook.uninstall();
       hook = null;
+    }
+    if (leaseRecovery != null) {
+      leaseRecovery.uninstall();
+      leaseRecovery = null;
     }
     if (ctx != null) {
       ctx.shutdown();
