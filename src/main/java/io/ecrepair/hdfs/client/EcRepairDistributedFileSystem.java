@@ -15,6 +15,8 @@ import org.apache.hadoop.hdfs.DFSOpsCountStatistics.OpType;
 import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.EcRepairFileSystemBase;
+import org.apache.hadoop.hdfs.EcRepairDfsClient;
 import org.apache.hadoop.hdfs.EcRepairStripedInputStream;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
@@ -35,7 +37,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
  * and of other policies, are HDFS's own. {@code open(Path)},
  * {@code open(PathHandle)} and {@code openFile()} (which ends in {@code open}) all go through here.
  */
-public class EcRepairDistributedFileSystem extends DistributedFileSystem {
+public class EcRepairDistributedFileSystem extends EcRepairFileSystemBase {
   private boolean verifyChecksum = true;
   private NodeCosts costs;
   private AgentReads agents;
@@ -46,6 +48,11 @@ public class EcRepairDistributedFileSystem extends DistributedFileSystem {
     costs = NodeCosts.from(conf, ClientCosts.measured(conf));
     agents = new AgentReads(getClient(), conf, costs);
     ClientMetrics.register(conf);
+  }
+
+  @Override
+  protected EcRepairDfsClient.OutputGuard outputGuard() {
+    return new DecodableWriteGuard();
   }
 
   @Override
