@@ -30,6 +30,17 @@ final class Unfit {
   static final String LRC_BEYOND_GUARANTEE = "loses more blocks, chosen at random, than LRC survives in every pattern "
       + "(g+1); some such patterns leave a lost data block without a parity that covers it";
 
+  /** TestDecommissionWithStriped copies blocks of a six-cell file as one cell long, which they are only when k = 6. */
+  static final String SIX_CELLS_ONE_EACH = "writes six cells and has a DataNode copy one of its internal blocks as one "
+      + "cell long, as each is on RS-6-3; with k = 4 blocks 0 and 1 hold two cells, the NameNode marks the copy corrupt "
+      + "for its length and the wait for it times out (RS-6-3's live counts follow)";
+  /** TestDecommissionWithStriped's assertions on RS-6-3's nine internal blocks, in the method body. */
+  static final String RS_NINE_LIVE = "asserts RS-6-3's group in its body: 9 live internal blocks once 4 are "
+      + "decommissioned and a fifth stopped; a group of this code has k + m";
+  /** TestDecommissionWithStriped's busy and decommissioned RS-6-3 parity blocks 6 and 8. */
+  static final String RS_PARITY_INDICES = "makes internal blocks 6 and 8 (RS-6-3's parity) busy and "
+      + "decommissioning; a group of this code has k + m blocks and no block 8";
+
   private Unfit() {}
 
   static void skip(String why) {
