@@ -77,7 +77,10 @@ final class DecodableWriteGuard implements EcRepairDfsClient.OutputGuard {
         LOG.debug("aborting {}", EcRepairWriteAccess.path(dfsos), e);
       }
       try {
-        EcRepairWriteAccess.recoverLease(client, dfsos);
+        if (!EcRepairWriteAccess.recoverLease(client, dfsos)) {
+          LOG.warn("ec-repair: {} now names another file; the NameNode recovers the aborted one when its lease "
+              + "expires", EcRepairWriteAccess.path(dfsos));
+        }
       } catch (IOException e) {
         LOG.warn("ec-repair: could not start the lease recovery of {} ({}); the NameNode recovers it when the "
             + "lease expires", EcRepairWriteAccess.path(dfsos), e.toString());
@@ -88,6 +91,20 @@ final class DecodableWriteGuard implements EcRepairDfsClient.OutputGuard {
 
     boolean failed() {
       return failure != null;
+    }
+
+    void rethrow() throws IOException {
+      if (failure != null) {
+        throw failure;
+      }
+    }
+
+    boolean streamClosed() {
+      return EcRepairWriteAccess.isClosed(dfsos);
+    }
+
+    void flushQueued() throws IOException {
+      EcRepairWriteAccess.flushQueued(dfsos);
     }
   }
 
@@ -113,6 +130,7 @@ final class DecodableWriteGuard implements EcRepairDfsClient.OutputGuard {
 
     @Override
     public synchronized void write(int b) throws IOException {
+      check.rethrow();
       super.write(b);
       if (getPos() % stripe == 0) {
         check.run();
@@ -121,6 +139,7 @@ final class DecodableWriteGuard implements EcRepairDfsClient.OutputGuard {
 
     @Override
     public synchronized void write(byte[] b, int off, int len) throws IOException {
+      check.rethrow();
       while (len > 0) {
         int piece = (int) Math.min(len, stripe - getPos() % stripe);
         super.write(b, off, piece);
@@ -132,11 +151,35 @@ final class DecodableWriteGuard implements EcRepairDfsClient.OutputGuard {
 
     @Override
     public synchronized void close() throws IOException {
-      if (closed || check.failed()) {
-        return; // closed, or aborted by the check: closing its streamers is what closing would do
+      if (closed) {
+        return;
       }
-      check.run();
       closed = true;
+      if (check.failed() || check.streamClosed()) {
+        // Aborted by the check, or failed by HDFS itself: close still frees the stream's
+        // threads and coder; what it throws then is what HDFS says of the failed stream.
+        try {
+          super.close();
+        } catch (IOException e) {
+          if (!check.failed()) {
+            throw e;
+          }
+        }
+        return;
+      }
+      // Packets still queued can meet failures: have them acknowledged before checking, so the
+      // close only commits what the check saw (its last partial stripe's parity excepted).
+      try {
+        check.flushQueued();
+        check.run();
+      } catch (IOException e) {
+        try {
+          super.close();
+        } catch (IOException alsoFailed) {
+          e.addSuppressed(alsoFailed);
+        }
+        throw e;
+      }
       super.close();
     }
   }

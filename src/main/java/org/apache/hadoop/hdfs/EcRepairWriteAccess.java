@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.reflect.Field;
 import java.util.Arrays;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 
 /**
  * hadoop-ec-repair's window into HDFS's striped writer: the policy of the group being written
@@ -48,14 +49,38 @@ public final class EcRepairWriteAccess {
     return out.getSrc();
   }
 
+  /** Whether the stream was closed (by its writer, or by HDFS when the write failed). */
+  public static boolean isClosed(DFSOutputStream out) {
+    return out.isClosed();
+  }
+
+  /**
+   * Sends every streamer's queued packets and waits until the DataNodes acknowledged them (what
+   * the stream's close does first), so failures they meet are known before the close commits.
+   */
+  public static void flushQueued(DFSOutputStream out) throws IOException {
+    DFSStripedOutputStream striped = (DFSStripedOutputStream) out;
+    synchronized (striped) {
+      striped.flushAllInternals();
+    }
+  }
+
   /** Stops the stream's streamers and ends its lease, as a client whose lease expired does. */
   public static void abort(DFSOutputStream out) throws IOException {
     out.abort();
   }
 
-  /** Asks the NameNode to recover the file's lease now (the DataNodes then fix its length). */
-  public static void recoverLease(DFSClient client, DFSOutputStream out) throws IOException {
+  /**
+   * Asks the NameNode to recover the file's lease now (the DataNodes then fix its length), if
+   * the stream's path still names the file it wrote (not one renamed there since).
+   */
+  public static boolean recoverLease(DFSClient client, DFSOutputStream out) throws IOException {
+    HdfsFileStatus now = client.getFileInfo(out.getSrc());
+    if (now == null || now.getFileId() != out.getFileId()) {
+      return false;
+    }
     client.recoverLease(out.getSrc());
+    return true;
   }
 
   private static Field policyField() {

@@ -28,6 +28,8 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
+import org.apache.hadoop.hdfs.server.datanode.ReplicaInfo;
 import org.apache.hadoop.io.erasurecode.ECSchema;
 
 /**
@@ -379,6 +381,39 @@ public final class RepairCluster implements AutoCloseable {
   /** A replica's bytes as its DataNode stores them. */
   public byte[] replica(DatanodeInfo holder, ExtendedBlock block) throws IOException {
     return hdfs.replica(holder, block);
+  }
+
+  /**
+   * Waits until each unit of a group being written has {@code expected(unit)} bytes on its
+   * DataNode's disk (-1: no replica), as HDFS's own replica records say.
+   */
+  public void awaitUnitLengths(LocatedStripedBlock group, java.util.function.IntUnaryOperator expected) throws Exception {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    String last = "";
+    while (System.nanoTime() < deadline) {
+      last = unitLengths(group);
+      StringBuilder want = new StringBuilder();
+      for (int u = 0; u < group.getBlockIndices().length; u++) {
+        want.append(u).append('=').append(expected.applyAsInt(u)).append(' ');
+      }
+      if (last.contentEquals(want)) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("unit lengths on the DataNodes stayed " + last);
+  }
+
+  private String unitLengths(LocatedStripedBlock group) throws IOException {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < group.getBlockIndices().length; i++) {
+      int unit = group.getBlockIndices()[i];
+      DataNode dn = dataNode(group.getLocations()[i]);
+      ReplicaInfo r = DataNodeTestUtils.fetchReplicaInfo(dn, group.getBlock().getBlockPoolId(),
+          group.getBlock().getBlockId() + unit);
+      s.append(unit).append('=').append(r == null ? -1 : r.getBytesOnDisk()).append(' ');
+    }
+    return s.toString();
   }
 
   @Override

@@ -8,15 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.testing.ClusterTest;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -24,9 +20,6 @@ import org.apache.hadoop.hdfs.DFSClientFaultInjector;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
-import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
-import org.apache.hadoop.hdfs.server.datanode.ReplicaInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
 class TornWriteLeaseRecoveryTest {
   private static final int CELL = 64 * 1024;
   private static final Set<Integer> HELD = Set.of(2, 3, 5);
-  private static final Pattern INTERNAL_BLOCK = Pattern.compile("blk_(-?\\d+)_");
 
   @TempDir
   Path tmp;
@@ -53,7 +45,7 @@ class TornWriteLeaseRecoveryTest {
     assertFalse(lrc.decodable(new int[] {2, 3, 5}), "the held units are a pattern LRC(4,2,1) cannot rebuild");
 
     DFSClientFaultInjector before = DFSClientFaultInjector.get();
-    HoldPackets hold = new HoldPackets();
+    HeldPackets hold = new HeldPackets(HELD);
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 7, "lrc-l2", 4, 3, CELL, 8,
         new org.apache.hadoop.conf.Configuration(false))) {
       int stripe = 4 * CELL;
@@ -74,11 +66,11 @@ class TornWriteLeaseRecoveryTest {
       out.write(data, 0, firstWrite);
       LocatedStripedBlock group = (LocatedStripedBlock) c.fs.getClient()
           .getLocatedBlocks(file.toString(), 0).getLastLocatedBlock();
-      awaitUnitLengths(c, group, u -> CELL);
+      c.awaitUnitLengths(group, u -> CELL);
 
       DFSClientFaultInjector.set(hold);
       out.write(data, firstWrite, total - firstWrite);
-      awaitUnitLengths(c, group, u -> HELD.contains(u) ? CELL : 4 * CELL);
+      c.awaitUnitLengths(group, u -> HELD.contains(u) ? CELL : 4 * CELL);
 
       // The writer is stuck with packets in flight; another client takes the file over.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -95,64 +87,10 @@ class TornWriteLeaseRecoveryTest {
       }
       assertArrayEquals(Arrays.copyOf(data, (int) length), read, "the kept stripe reads back as written");
       c.awaitHealthy();
-      hold.release();
+      hold.fail();
     } finally {
-      hold.release();
+      hold.fail();
       DFSClientFaultInjector.set(before);
-    }
-  }
-
-  private static void awaitUnitLengths(RepairCluster c, LocatedStripedBlock group,
-                                       java.util.function.IntUnaryOperator expected) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    String last = "";
-    while (System.nanoTime() < deadline) {
-      last = unitLengths(c, group);
-      StringBuilder want = new StringBuilder();
-      for (int u = 0; u < 7; u++) {
-        want.append(u).append('=').append(expected.applyAsInt(u)).append(' ');
-      }
-      if (last.contentEquals(want)) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("unit lengths on the DataNodes stayed " + last);
-  }
-
-  private static String unitLengths(RepairCluster c, LocatedStripedBlock group) throws IOException {
-    StringBuilder s = new StringBuilder();
-    for (int i = 0; i < group.getBlockIndices().length; i++) {
-      int unit = group.getBlockIndices()[i];
-      DataNode dn = c.dataNode(group.getLocations()[i]);
-      ReplicaInfo r = DataNodeTestUtils.fetchReplicaInfo(dn, group.getBlock().getBlockPoolId(),
-          group.getBlock().getBlockId() + unit);
-      s.append(unit).append('=').append(r == null ? -1 : r.getBytesOnDisk()).append(' ');
-    }
-    return s.toString();
-  }
-
-  /** Stops the client's streamers of the held units before they send a packet, until released. */
-  private static final class HoldPackets extends DFSClientFaultInjector {
-    private final CountDownLatch released = new CountDownLatch(1);
-
-    @Override
-    public boolean corruptPacket() {
-      Matcher m = INTERNAL_BLOCK.matcher(Thread.currentThread().getName());
-      if (m.find() && HELD.contains((int) (Long.parseLong(m.group(1)) & 0xF))) {
-        try {
-          released.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        // Never send the held packet: the writer is meant to have died.
-        throw new IllegalStateException("packet held by the test");
-      }
-      return false;
-    }
-
-    void release() {
-      released.countDown();
     }
   }
 }

@@ -101,7 +101,7 @@ public final class EcRepairBlockRecoveryWorker extends BlockRecoveryWorker {
               b.getNewGenerationStamp());
           try {
             new DecodableRecovery(b).recover();
-          } catch (IOException e) {
+          } catch (IOException | RuntimeException e) {
             LOG.warn("recover Block: {} FAILED: {}", b, e.toString());
           }
         }
