@@ -101,6 +101,8 @@ public final class ThrashRun {
   private final RepairCounts repairs = new RepairCounts();
   private final Set<String> deaths = new java.util.TreeSet<>();
   private final Map<String, List<GroupLayout.Group>> groupsByPath = new HashMap<>();
+  /** Per path, why the last scrub of it failed. */
+  private final Map<String, String> scrubFailures = new HashMap<>();
   private final List<String> problems = new ArrayList<>();
   private final List<String> clientKillPaths = new ArrayList<>();
   private final Random random;
@@ -484,10 +486,22 @@ public final class ThrashRun {
               bad[0]++;
               progress.accept(String.format(Locale.ROOT, "[%4.0f s] scrub: %s group %d: %s", now(), path, r.group(),
                   r.detail()));
+            } else if (r.detail() != null) {
+              // Not every unit checked (one unreadable, or skipped): a corrupt one may hide there.
+              String why = r.outcome() + ": " + r.detail();
+              if (!why.equals(scrubFailures.put(path + "#" + r.group(), why))) {
+                progress.accept(String.format(Locale.ROOT, "[%4.0f s] scrub: %s group %d %s", now(), path, r.group(),
+                    why));
+              }
             }
           }
         } catch (IOException e) {
-          // deleted meanwhile, or the NameNode is away: the next round tries again
+          // Deleted meanwhile, or the NameNode is away: the next round tries again. Said once per
+          // path and reason, so a file that can never be scrubbed shows in the log.
+          String why = e.toString();
+          if (!why.equals(scrubFailures.put(path, why))) {
+            progress.accept(String.format(Locale.ROOT, "[%4.0f s] scrub: %s not checked: %s", now(), path, why));
+          }
         }
       }
     });
