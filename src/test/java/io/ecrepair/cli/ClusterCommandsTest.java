@@ -177,6 +177,19 @@ class ClusterCommandsTest {
   }
 
   @Test
+  @Order(4)
+  void aCorruptParityReplicaOfAGroupShorterThanACellIsFound() throws Exception {
+    // The group's data is part of one cell: data blocks 1.. are empty, every parity block holds
+    // as many bytes as block 0. One of them rots on disk.
+    Path tiny = cluster.write("tiny", CELL * 3 / 4 + 5, 4);
+    rewriteReplica(tiny, 0, K + 1, CELL / 2 + 3, false);
+    Run r = run("verify", "/ec/tiny");
+    assertEquals(EcRepairCli.FAILED, r.code(), r.out() + r.err());
+    assertTrue(r.out().contains("corrupt") && r.out().contains("reported to the NameNode"), r.out());
+    cluster.fs.delete(tiny, false);
+  }
+
+  @Test
   @Order(5)
   void convertRewritesAFileUnderAnotherPolicyKeepingItsBytesAndAttributes() throws Exception {
     Path plainDir = new Path("/plain");

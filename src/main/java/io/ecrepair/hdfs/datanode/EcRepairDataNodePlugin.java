@@ -67,25 +67,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
           + "only what each code needs; RS and other policies stay with HDFS (metrics: {})", ctx.name(),
           metrics.sourceName());
     } catch (Throwable t) {
-      if (preparer != null) {
-        preparer.close();
-        preparer = null;
-      }
-      if (agent != null) {
-        agent.close();
-        agent = null;
-      }
-      if (leaseRecovery != null) {
-        leaseRecovery.uninstall();
-        leaseRecovery = null;
-      }
-      if (hook != null) {
-        hook.uninstall();
-        hook = null;
-      }
-      if (ctx != null) {
-        ctx.shutdown();
-      }
+      release();
       String msg = "ec-repair: DataNode plugin NOT active: Hadoop " + VersionInfo.getVersion()
           + " does not offer the reconstruction hook it needs (" + t + "). NameNode-driven reconstruction of Clay and "
           + "Butterfly policies will fail on this DataNode and LRC will read k blocks; use Hadoop 3.3.x (built and "
@@ -179,6 +161,24 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
 
   @Override
   public synchronized void stop() {
+    release();
+    if (metrics != null) {
+      metrics.hookInstalled(false);
+      metrics.unregister();
+    }
+    if (datanode != null) {
+      ACTIVE.remove(datanode);
+      datanode = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** Stops what start set up and puts HDFS's own pieces back. */
+  private void release() {
     if (preparer != null) {
       preparer.close();
       preparer = null;
@@ -197,20 +197,8 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     }
     if (ctx != null) {
       ctx.shutdown();
+      ctx = null;
     }
-    if (metrics != null) {
-      metrics.hookInstalled(false);
-      metrics.unregister();
-    }
-    if (datanode != null) {
-      ACTIVE.remove(datanode);
-      datanode = null;
-    }
-  }
-
-  @Override
-  public void close() {
-    stop();
   }
 
   /** Whether the plugin's hook is installed on {@code dn}. */
