@@ -101,6 +101,8 @@ public final class ThrashRun {
   private final RepairCounts repairs = new RepairCounts();
   private final Set<String> deaths = new java.util.TreeSet<>();
   private final Map<String, List<GroupLayout.Group>> groupsByPath = new HashMap<>();
+  /** Per path, the completed write its groups were read after. */
+  private final Map<String, WorkloadLog.Written> mappedComplete = new HashMap<>();
   /** Per path, why the last scrub of it failed. */
   private final Map<String, String> scrubFailures = new HashMap<>();
   private final List<String> problems = new ArrayList<>();
@@ -432,14 +434,24 @@ public final class ThrashRun {
     Set<String> paths = new HashSet<>(w.started());
     paths.addAll(clientKillPaths);
     groupsByPath.keySet().retainAll(paths);
+    mappedComplete.keySet().retainAll(paths);
     for (String path : paths) {
-      if (w.live().containsKey(path) && groupsByPath.containsKey(path)) {
-        continue;  // a completed file's groups do not change
+      WorkloadLog.Written complete = w.live().get(path);
+      if (complete != null && complete.equals(mappedComplete.get(path))) {
+        continue;  // a completed file's groups do not change (until the path is written again)
       }
       try {
+        // Read while a file is written, the NameNode lists no group still under construction:
+        // such a list is kept only until the write completes.
         groupsByPath.put(path, groups(path));
+        if (complete != null) {
+          mappedComplete.put(path, complete);
+        } else {
+          mappedComplete.remove(path);
+        }
       } catch (IOException e) {
         groupsByPath.remove(path);  // deleted, or the NameNode is away: the unknown-group rule covers it
+        mappedComplete.remove(path);
       }
     }
     groupsByPath.values().forEach(l -> l.forEach(layout::addGroup));
