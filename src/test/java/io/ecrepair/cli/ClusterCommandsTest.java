@@ -24,6 +24,9 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -255,6 +258,56 @@ class ClusterCommandsTest {
 
   @Test
   @Order(7)
+  void aCorruptSecondReplicaOfAUnitIsFound() throws Exception {
+    // A unit with two replicas (as after a DataNode that was rebuilt around comes back), the
+    // second one rotten on disk: readers and the first replica's checks never touch it, and it
+    // holds a DataNode that HDFS will not place a rebuilt unit of the group on.
+    Path dup = cluster.write("dup", K * 4 * CELL, 5);
+    LocatedStripedBlock group = (LocatedStripedBlock) cluster.groups(dup).get(0);
+    ExtendedBlock unit0 = cluster.internal(group, 0);
+    java.util.Set<Integer> holders = new java.util.HashSet<>();
+    for (DatanodeInfo d : group.getLocations()) {
+      holders.add(cluster.cluster.getDataNodes().indexOf(cluster.dataNode(d)));
+    }
+    int source = cluster.cluster.getDataNodes().indexOf(cluster.dataNode(cluster.holder(dup, 0, 0)));
+    int spare = java.util.stream.IntStream.range(0, cluster.cluster.getDataNodes().size())
+        .filter(i -> !holders.contains(i)).findFirst().orElseThrow();
+    File block = cluster.cluster.getBlockFile(source, unit0);
+    File meta = new File(block.getParentFile(), block.getName() + "_" + unit0.getGenerationStamp() + ".meta");
+    File into = org.apache.hadoop.hdfs.server.datanode.DatanodeUtil.idToBlockDir(MiniDFSCluster.getFinalizedDir(
+        cluster.cluster.getInstanceStorageDir(spare, 0), unit0.getBlockPoolId()), unit0.getBlockId());
+    into.mkdirs();
+    byte[] bytes = java.nio.file.Files.readAllBytes(block.toPath());
+    bytes[CELL + 11] ^= 0x5a;
+    java.nio.file.Files.write(new File(into, block.getName()).toPath(), bytes);
+    java.nio.file.Files.copy(meta.toPath(), new File(into, meta.getName()).toPath());
+    // HDFS deletes the excess copy of a unit from the node that has been silent longest: the
+    // source is made that node, and never hears of it, so both copies stay while verify reads.
+    DataNode sourceNode = cluster.cluster.getDataNodes().get(source);
+    DataNodeTestUtils.setHeartbeatsDisabledForTests(sourceNode, true);
+    try {
+      Thread.sleep(6_000); // more than 4 heartbeat intervals (1 s here)
+      DataNode spareNode = cluster.cluster.getDataNodes().get(spare);
+      DataNodeTestUtils.runDirectoryScanner(spareNode);
+      DataNodeTestUtils.triggerBlockReport(spareNode);
+      long deadline = System.currentTimeMillis() + 30_000;
+      while (cluster.groups(dup).get(0).getLocations().length <= K + M) {
+        assertTrue(System.currentTimeMillis() < deadline, "the NameNode did not list the second replica: "
+            + java.util.Arrays.toString(cluster.groups(dup).get(0).getLocations()) + " copy at " + into + " exists "
+            + new File(into, block.getName()).exists() + "; source " + block);
+        Thread.sleep(200);
+      }
+      Run r = run("verify", "/ec/dup");
+      assertEquals(EcRepairCli.FAILED, r.code(), r.out() + r.err());
+      assertTrue(r.out().contains("another replica") && r.out().contains("reported to the NameNode"), r.out());
+    } finally {
+      DataNodeTestUtils.setHeartbeatsDisabledForTests(sourceNode, false);
+      cluster.fs.delete(dup, false);
+    }
+  }
+
+  @Test
+  @Order(8)
   void withADataNodeStoppedStatusListsTheMissingBlocksAndTheirRepairCostAndVerifyChecksWhatIsLeft()
       throws Exception {
     DatanodeInfo victim = cluster.holder(file, 0, 0);

@@ -105,6 +105,9 @@ public final class StripeVerifier {
     private final int cell;
     private final long groupLength;
     private final LocatedBlock[] internal;
+    /** Further replicas of a unit (the NameNode lists each on its own): their checksums are read too. */
+    private final List<LocatedBlock> duplicates = new ArrayList<>();
+    private final List<Integer> duplicateUnits = new ArrayList<>();
 
     GroupCheck(DFSClient client, String path, ErasureCodingPolicy policy, RawErasureEncoder encoder,
                RawErasureDecoder decoder, int group, LocatedStripedBlock located, LongConsumer progress) {
@@ -125,6 +128,9 @@ public final class StripeVerifier {
         int unit = located.getBlockIndices()[i];
         if (unit < n && internal[unit] == null) {
           internal[unit] = StripedBlockUtil.constructInternalBlock(located, i, cell, k, unit);
+        } else if (unit < n) {
+          duplicates.add(StripedBlockUtil.constructInternalBlock(located, i, cell, k, unit));
+          duplicateUnits.add(unit);
         }
       }
     }
@@ -200,9 +206,45 @@ public final class StripeVerifier {
       } finally {
         readers.forEach(BlockRangeReader::close);
       }
+      String duplicate = checkDuplicates();
+      if (duplicate != null) {
+        return result("corrupt", duplicate);
+      }
       return result("ok", checked.size() == n - k ? null : "checked parity block(s) " + checked
           + (missingData.isEmpty() ? "" : "; data block(s) " + missingData + " unavailable, decoded from parity "
               + java.util.Arrays.toString(decodeFrom)));
+    }
+
+    /**
+     * Reads every further replica of a unit with its checksums: a corrupt copy nobody reads
+     * still holds a DataNode, and HDFS places no rebuilt unit of the group there. Null, or the
+     * first that failed (reported to the NameNode). A copy that cannot be read is left to HDFS.
+     */
+    private String checkDuplicates() throws IOException {
+      for (int i = 0; i < duplicates.size(); i++) {
+        int u = duplicateUnits.get(i);
+        LocatedBlock copy = duplicates.get(i);
+        if (length(u) == 0) {
+          continue;
+        }
+        BlockRangeReader reader = new BlockRangeReader(new ClientConnector(client, copy), copy.getLocations()[0],
+            copy.getBlock(), counting());
+        try {
+          reader.read(List.of(new long[] {0, length(u)}), (offset, data) -> { });
+        } catch (ChecksumException e) {
+          client.reportBadBlocks(new LocatedBlock[] {copy});
+          return "internal block " + u + " (another replica) on " + reader.source().getXferAddr()
+              + " failed its checksum at offset " + e.getPos() + " (reported to the NameNode)";
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while verifying " + path);
+        } catch (IOException e) {
+          // unreadable now (its DataNode went away): not a verdict on the group
+        } finally {
+          reader.close();
+        }
+      }
+      return null;
     }
 
     /** Reads rows [r0, r0+count) of unit u into {@code into} (zeros past its stored bytes); null or why it failed. */
