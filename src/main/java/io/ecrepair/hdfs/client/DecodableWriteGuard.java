@@ -151,22 +151,23 @@ final class DecodableWriteGuard implements EcRepairDfsClient.OutputGuard {
 
     @Override
     public synchronized void close() throws IOException {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      if (check.failed() || check.streamClosed()) {
-        // Aborted by the check, or failed by HDFS itself: close still frees the stream's
-        // threads and coder; what it throws then is what HDFS says of the failed stream.
+      if (check.failed()) {
+        // Aborted by the check, which already threw why: close still frees the stream's threads
+        // and coder, and says nothing more.
         try {
           super.close();
-        } catch (IOException e) {
-          if (!check.failed()) {
-            throw e;
-          }
+        } catch (IOException alreadyReported) {
+          // the abort's own "lease timeout"
         }
         return;
       }
+      if (closed || check.streamClosed()) {
+        // Closed before (by the writer, or failed by HDFS): HDFS's close of a closed stream says
+        // whether it failed, every time it is asked.
+        super.close();
+        return;
+      }
+      closed = true;
       // Packets still queued can meet failures: have them acknowledged before checking, so the
       // close only commits what the check saw (its last partial stripe's parity excepted).
       try {
