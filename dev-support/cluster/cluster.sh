@@ -23,11 +23,16 @@
 #                                          must not share the disk with the writeback of a write)
 #   cluster.sh java --state DIR NODE MAIN ARGS...  run a Java main in NODE's namespace (foreground)
 #   cluster.sh dn-pause --state DIR I on|off   stop (SIGSTOP) DataNode I's JVM, or let it go on (SIGCONT)
+#   cluster.sh agent-stall --state DIR I on|off   hold every packet to or from DataNode I's repair
+#              agent port (its requests hang), or let them through
+#   cluster.sh disk-fill --state DIR I BYTES|off   take BYTES of DataNode I's own disk (up --disk
+#              MIB puts each DataNode's data on a file system of its own), or give them back
 #   cluster.sh dn-link --state DIR I MBIT|off  shape DataNode I's uplink and downlink to MBIT (tbf drops
 #                                          what waits longer than its latency), or back to its own rate
 #   cluster.sh nn-restart --state DIR      kill the NameNode (SIGKILL) and start it again on its metadata
 #   (dn-start and isolate off take --no-wait-all: wait only for that DataNode, not for all to be live)
 set -euo pipefail
+AGENT_PORT=9876  # the DataNodes' data transfer port 9866 + ecrepair.datanode.agent.port-offset (10)
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -214,6 +219,36 @@ shape() {  # shape NS|- IFACE MBIT: tbf on one end of a link ('-' = root namespa
   "${pre[@]}" tc qdisc replace dev "$ifc" root tbf rate "${rate}mbit" burst 256kb latency 100ms
 }
 
+hold_port() {  # hold_port NS|- IFACE MBIT|0 PORT: htb at MBIT, TCP from or to PORT held at 8 bit/s
+  local ns=$1 ifc=$2 rate=$3 port=$4 pre=()
+  [[ $ns != - ]] && pre=(ip netns exec "$ns")
+  [[ $rate == 0 ]] && rate=100000
+  "${pre[@]}" tc qdisc replace dev "$ifc" root handle 1: htb default 1
+  "${pre[@]}" tc class add dev "$ifc" parent 1: classid 1:1 htb rate "${rate}mbit" burst 256kb 2>/dev/null
+  "${pre[@]}" tc class add dev "$ifc" parent 1: classid 1:9 htb rate 8bit ceil 8bit 2>/dev/null
+  local dir
+  for dir in sport dport; do
+    "${pre[@]}" tc filter add dev "$ifc" parent 1: protocol ip prio 1 u32 \
+      match ip protocol 6 0xff match ip "$dir" "$port" 0xffff flowid 1:9
+  done
+}
+
+unshape_or_shape() {  # unshape_or_shape NS|- IFACE MBIT|0: back to tbf at MBIT, or no qdisc at 0
+  local ns=$1 ifc=$2 rate=$3 pre=()
+  [[ $ns != - ]] && pre=(ip netns exec "$ns")
+  if [[ $rate == 0 ]]; then "${pre[@]}" tc qdisc del dev "$ifc" root 2>/dev/null || true
+  else shape "$ns" "$ifc" "$rate"; fi
+}
+
+add_disk() {  # add_disk NODE: NODE's data directory on a file system of its own, DISK_MIB big
+  local img=$STATE/disks/$1.img dir=$STATE/data/$1
+  mkdir -p "$STATE/disks" "$dir"
+  truncate -s "${DISK_MIB}M" "$img"; undo "rm -f $img"
+  mkfs.ext4 -q -F -m 0 "$img" || die "mkfs.ext4 failed for $1's disk"
+  mount -o loop "$img" "$dir" || die "cannot mount $1's disk (loop devices?)"
+  undo "umount -l $dir"
+}
+
 add_ns() {  # add_ns NS
   ip netns add "$1"; undo "ip netns del $1"
   ip netns exec "$1" ip link set lo up
@@ -246,7 +281,7 @@ free_subnet() {  # second octet of a 10.X.0.0/16 that no route of this machine u
 
 cmd_up() {
   DATANODES=17 RACKS=0 RATE=100 RACK_RATE=50 CLIENT_RATE= BLOCK_SIZE=$((16 << 20)) JVM_HEAP=512m
-  SLOW= SLOW_RATE=25
+  SLOW= SLOW_RATE=25 DISK_MIB=0
   DN_CONF=()
   while [[ $# -gt 0 ]]; do
     case $1 in
@@ -259,6 +294,7 @@ cmd_up() {
       --slow-rate) SLOW_RATE=$2; shift 2 ;;
       --block-size) BLOCK_SIZE=$2; shift 2 ;;
       --heap) JVM_HEAP=$2; shift 2 ;;
+      --disk) DISK_MIB=$2; shift 2 ;;
       --dn-conf) DN_CONF+=("$2"); shift 2 ;;
       *) die "unknown option $1" ;;
     esac
@@ -283,7 +319,7 @@ cmd_up() {
   {
     echo "ID=$id"; echo "SUBNET=10.$x"; echo "NN_IP=$NN_IP"; echo "DATANODES=$DATANODES"; echo "RACKS=$RACKS"
     echo "RATE=$RATE"; echo "RACK_RATE=$RACK_RATE"; echo "CLIENT_RATE=$CLIENT_RATE"; echo "BLOCK_SIZE=$BLOCK_SIZE"
-    echo "SLOW=$SLOW"; echo "SLOW_RATE=$SLOW_RATE"
+    echo "SLOW=$SLOW"; echo "SLOW_RATE=$SLOW_RATE"; echo "DISK_MIB=$DISK_MIB"
     echo "JVM_HEAP=$JVM_HEAP"; printf 'DN_CONF=(%s)\n' "$(printf '%q ' "${DN_CONF[@]}")"
   } > "$STATE/env"
   : > "$STATE/nodes"
@@ -326,6 +362,10 @@ cmd_up() {
     [[ $RACKS -gt 0 ]] && echo "$ip /rack$rack" >> "$STATE/conf/racks.table"
   done
 
+  if [[ $DISK_MIB -gt 0 ]]; then
+    for i in $(seq 0 $((DATANODES - 1))); do add_disk "dn$i"; done
+    say "disks: each DataNode's data on an ext4 file system of its own, $DISK_MIB MiB (a sparse file on a loop device)"
+  fi
   for n in nn client $(seq -f 'dn%g' 0 $((DATANODES - 1))); do write_conf "$n" "$(node_field "$n" 3)"; done
   [[ -n $SLOW ]] && say "slow DataNodes: dn${SLOW//,/, dn} at ${SLOW_RATE} Mbit/s up and down"
   say "network: $DATANODES DataNodes at ${RATE} Mbit/s up and down (tbf), client ${CLIENT_RATE} Mbit/s, racks $RACKS$([[ $RACKS -gt 0 ]] && echo " behind a ${RACK_RATE} Mbit/s gateway"), subnet 10.$x.0.0/16"
@@ -386,6 +426,43 @@ cmd_dn_link() {
     [[ ",$SLOW," == *",$1,"* ]] && rate=$SLOW_RATE
   fi
   shape "$ns" eth0 "$rate"; shape - "e${ID}d$1" "$rate"
+}
+
+# agent-stall I on|off: packets to or from DataNode I's repair agent port wait in a queue that
+# drains 8 bits a second (the agent's connections hang, nothing is refused), while everything
+# else keeps its rate; off = its links as `up` shaped them.
+cmd_agent_stall() {
+  local ns rate; ns=$(node_field "dn$1" 2)
+  [[ -n $ns ]] || die "unknown DataNode $1"
+  rate=$RATE
+  [[ ",$SLOW," == *",$1,"* ]] && rate=$SLOW_RATE
+  case $2 in
+    on) hold_port "$ns" eth0 "$rate" "$AGENT_PORT"; hold_port - "e${ID}d$1" "$rate" "$AGENT_PORT" ;;
+    off) unshape_or_shape "$ns" eth0 "$rate"; unshape_or_shape - "e${ID}d$1" "$rate" ;;
+    *) die "agent-stall: on or off" ;;
+  esac
+}
+
+# disk-fill I BYTES|off: a file of BYTES takes room on DataNode I's own disk (up --disk), or all
+# but 1 MiB of what is free when that is less (the DataNode writes meanwhile); off removes it.
+cmd_disk_fill() {
+  [[ ${DISK_MIB:-0} -gt 0 ]] || die "disk-fill: the cluster was started without --disk"
+  local dir=$STATE/data/dn$1 bytes=$2 free try
+  [[ -d $dir ]] || die "unknown DataNode $1"
+  case $bytes in
+    off) rm -f "$dir/filler"; return ;;
+    ''|*[!0-9]*) die "disk-fill: BYTES or off" ;;
+  esac
+  for try in 1 2 3 4 5; do
+    free=$(( $(df -B1 --output=avail "$dir" | tail -1) - (1 << 20) ))
+    [[ $free -lt $bytes ]] && bytes=$free
+    [[ $bytes -le 0 ]] && return
+    # a fallocate that runs out of room keeps what it got: never leave that behind
+    fallocate -l "$bytes" "$dir/filler" 2>/dev/null && return
+    rm -f "$dir/filler"
+    bytes=$((bytes - (4 << 20)))
+  done
+  die "disk-fill: dn$1's disk kept changing under fallocate"
 }
 
 # nn-restart: a crashed NameNode started again; waits until it has left safe mode with every
@@ -466,7 +543,7 @@ cmd_isolate() {
   if [[ $2 == off && ${3:-} != --no-wait-all ]]; then cmd_wait_live "$DATANODES"; fi
 }
 
-[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|dn-pause|dn-link|nn-restart|wait-live|counters|exec|reach|isolate|settle|java --state DIR ..."
+[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|dn-pause|dn-link|agent-stall|disk-fill|nn-restart|wait-live|counters|exec|reach|isolate|settle|java --state DIR ..."
 cmd=$1; shift
 [[ ${1:-} == --state ]] || die "$cmd: --state DIR must come first"
 STATE=$(realpath -m "$2"); shift 2
@@ -484,6 +561,8 @@ case $cmd in
   settle) load_state; sync -f "$STATE/data" ;;
   dn-pause) load_state; cmd_dn_pause "$@" ;;
   dn-link) load_state; cmd_dn_link "$@" ;;
+  agent-stall) load_state; cmd_agent_stall "$@" ;;
+  disk-fill) load_state; cmd_disk_fill "$@" ;;
   nn-restart) load_state; cmd_nn_restart ;;
   java) load_state; node=$1; main=$2; shift 2
     exec ip netns exec "$(node_field "$node" 2)" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \

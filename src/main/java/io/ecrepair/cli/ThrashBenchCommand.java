@@ -56,8 +56,13 @@ final class ThrashBenchCommand implements Callable<Integer> {
   List<String> policies;
 
   @Option(names = "--faults", split = ",", description = "Fault kinds (default all): dn-kill, dn-kill-in-repair, "
-      + "dn-wipe, dn-isolate, dn-pause, link-slow, replica-corrupt, nn-restart, client-kill, client-kill-read.")
+      + "dn-wipe, dn-isolate, dn-pause, agent-stall, disk-full, link-slow, replica-corrupt, nn-restart, client-kill, client-kill-read.")
   List<String> faults;
+
+  @Option(names = "--disk", defaultValue = "3072", description = "Each DataNode's own disk, MiB: an ext4 file "
+      + "system in a sparse file on a loop device, which disk-full fills (default ${DEFAULT-VALUE}; 0 = this "
+      + "machine's disk, and no disk-full).")
+  int diskMiB;
 
   @Option(names = "--max-node-faults", defaultValue = "2", description = "DataNodes under a fault at once at most "
       + "(default ${DEFAULT-VALUE}; the layout may allow fewer).")
@@ -107,11 +112,15 @@ final class ThrashBenchCommand implements Callable<Integer> {
     // schedules it again only after the pending timeout: 60 s instead of 300 s, so a run whose
     // last kill hits a repair settles within minutes (at 2 MiB blocks no task takes that long).
     ClusterOptions cluster = new ClusterOptions(dataNodes, 0, rate, rate, rate,
-        ClusterBenchCommand.parseSize(blockSize), heap, Map.of(PENDING_TIMEOUT_KEY, "60"));
+        ClusterBenchCommand.parseSize(blockSize), heap, Map.of(PENDING_TIMEOUT_KEY, "60"), List.of(), rate, diskMiB);
     List<String> chosen = policies != null ? policies : ThrashRun.defaultPolicies(dataNodes);
-    List<FaultKind> kinds = faults == null ? Arrays.asList(FaultKind.values()) : faults.stream().map(f ->
-        Arrays.stream(FaultKind.values()).filter(k -> k.label().equals(f)).findFirst().orElseThrow(() ->
-            new IllegalArgumentException("no fault kind '" + f + "'"))).toList();
+    List<FaultKind> kinds = faults == null
+        ? Arrays.stream(FaultKind.values()).filter(k -> k != FaultKind.DISK_FULL || diskMiB > 0).toList()
+        : faults.stream().map(f -> Arrays.stream(FaultKind.values()).filter(k -> k.label().equals(f)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no fault kind '" + f + "'"))).toList();
+    if (kinds.contains(FaultKind.DISK_FULL) && diskMiB == 0) {
+      throw new IllegalArgumentException("disk-full needs a disk per DataNode (--disk MIB)");
+    }
     Path stateDir = state != null ? state.toAbsolutePath()
         : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-thrash-" + ProcessHandle.current().pid());
     ThrashRun.Settings settings = new ThrashRun.Settings(minutes, runSeed, cluster, chosen,

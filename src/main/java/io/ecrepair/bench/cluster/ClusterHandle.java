@@ -168,6 +168,19 @@ public final class ClusterHandle implements AutoCloseable {
     run(List.of("dn-pause", "--state", state.toString(), name.substring(2), paused ? "on" : "off"));
   }
 
+  /** Holds every packet to or from the DataNode's repair agent port (the agent stalls), or lets them through again. */
+  public void stallAgent(String name, boolean stalled) throws IOException, InterruptedException {
+    run(List.of("agent-stall", "--state", state.toString(), name.substring(2), stalled ? "on" : "off"));
+  }
+
+  /**
+   * Takes {@code bytes} of the DataNode's own disk (a cluster started with a disk per DataNode)
+   * with a file, or, with a negative {@code bytes}, removes that file.
+   */
+  public void fillDisk(String name, long bytes) throws IOException, InterruptedException {
+    run(List.of("disk-fill", "--state", state.toString(), name.substring(2), bytes < 0 ? "off" : Long.toString(bytes)));
+  }
+
   /** Shapes the DataNode's links to {@code mbit} (tbf drops what waits too long); 0 = back to its own rate. */
   public void shapeDataNode(String name, int mbit) throws IOException, InterruptedException {
     run(List.of("dn-link", "--state", state.toString(), name.substring(2), mbit == 0 ? "off" : Integer.toString(mbit)));

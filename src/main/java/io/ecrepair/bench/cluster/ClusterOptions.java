@@ -12,10 +12,20 @@ import java.util.Map;
  * @param racks        0 = one flat bridge; else DataNodes round-robin over racks behind a router
  * @param rackRateMbit each rack gateway's rate
  * @param slowNodes    indices of the DataNodes whose links run at {@code slowRateMbit} instead
+ * @param diskMiB      0 = DataNodes keep their data on this machine's disk; else each on a file
+ *                     system of its own this big (a file mounted as a loop device), which a
+ *                     fault can fill
  */
 public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit,
                              long blockSize, String heap, Map<String, String> dataNodeConf, List<Integer> slowNodes,
-                             int slowRateMbit) {
+                             int slowRateMbit, int diskMiB) {
+  /** The cluster on this machine's disk. */
+  public ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit, long blockSize,
+                        String heap, Map<String, String> dataNodeConf, List<Integer> slowNodes, int slowRateMbit) {
+    this(dataNodes, racks, rateMbit, rackRateMbit, clientRateMbit, blockSize, heap, dataNodeConf, slowNodes,
+        slowRateMbit, 0);
+  }
+
   /** The cluster without slow DataNodes. */
   public ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit, long blockSize,
                         String heap, Map<String, String> dataNodeConf) {
@@ -40,6 +50,9 @@ public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRat
     if (slowRateMbit < 1) {
       throw new IllegalArgumentException("--slow-rate must be at least 1 Mbit/s");
     }
+    if (diskMiB != 0 && (diskMiB < 256 || diskMiB > 1 << 20)) {
+      throw new IllegalArgumentException("a DataNode's disk must be 0 (this machine's) or 256 MiB to 1 TiB");
+    }
   }
 
   /**
@@ -62,6 +75,9 @@ public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRat
     if (!slowNodes.isEmpty()) {
       a.addAll(List.of("--slow", String.join(",", slowNodes.stream().map(String::valueOf).toList()), "--slow-rate",
           Integer.toString(slowRateMbit)));
+    }
+    if (diskMiB > 0) {
+      a.addAll(List.of("--disk", Integer.toString(diskMiB)));
     }
     a.addAll(confArguments(dataNodeConf));
     return a;

@@ -5,8 +5,8 @@ public enum FaultKind {
   /** SIGKILL a DataNode, start it again later on its data. */
   DN_KILL("dn-kill", true),
   /**
-   * SIGKILL a DataNode while the NameNode has reconstructions in flight (so it coordinates or
-   * helps some of them, or serves a degraded read), start it again later.
+   * SIGKILL a DataNode while it runs a reconstruction task (its XmitsInProgress is above 0: it
+   * coordinates that repair, and may help others or serve a degraded read), start it again later.
    */
   DN_KILL_IN_REPAIR("dn-kill-in-repair", true),
   /** SIGKILL a DataNode, start it again later on an empty disk (a replaced machine). */
@@ -15,6 +15,16 @@ public enum FaultKind {
   DN_ISOLATE("dn-isolate", true),
   /** SIGSTOP a DataNode's JVM (a stalled node: connections to it and its agent hang), then SIGCONT. */
   DN_PAUSE("dn-pause", true),
+  /**
+   * Hold every packet to or from a DataNode's repair agent port (the agent stalls mid-request;
+   * HDFS's own data transfer goes on), then let them through.
+   */
+  AGENT_STALL("agent-stall", true),
+  /**
+   * Fill a DataNode's own disk until HDFS counts less than half a block available there (new
+   * replicas are refused; those being written have their room), then free it.
+   */
+  DISK_FULL("disk-full", true),
   /** Shape a DataNode's links down to a trickle (tbf delays and drops), then back. */
   LINK_SLOW("link-slow", true),
   /** Flip bytes of a finalized replica on disk, its stored checksums left as they were (now invalid). */

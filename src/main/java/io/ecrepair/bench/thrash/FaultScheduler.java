@@ -40,16 +40,19 @@ public final class FaultScheduler {
 
   /**
    * The next fault, or empty when none fits now. {@code busy}: nodes under a fault already;
-   * {@code allowed}: kinds that may run now (e.g. not a NameNode restart right after one).
+   * {@code allowed}: kinds that may run now (e.g. not a NameNode restart right after one);
+   * {@code reconstructing}: nodes running a reconstruction task now, the only ones
+   * {@link FaultKind#DN_KILL_IN_REPAIR} lands on.
    */
-  public Optional<Choice> choose(GroupLayout layout, Set<String> busy, Set<FaultKind> allowed) {
+  public Optional<Choice> choose(GroupLayout layout, Set<String> busy, Set<FaultKind> allowed,
+                                 Set<String> reconstructing) {
     List<FaultKind> order = new ArrayList<>(kinds);
     Collections.shuffle(order, random);
     for (FaultKind kind : order) {
       if (!allowed.contains(kind)) {
         continue;
       }
-      Optional<Choice> c = fit(kind, layout, busy);
+      Optional<Choice> c = fit(kind, layout, busy, reconstructing);
       if (c.isPresent()) {
         return c;
       }
@@ -57,7 +60,7 @@ public final class FaultScheduler {
     return Optional.empty();
   }
 
-  private Optional<Choice> fit(FaultKind kind, GroupLayout layout, Set<String> busy) {
+  private Optional<Choice> fit(FaultKind kind, GroupLayout layout, Set<String> busy, Set<String> reconstructing) {
     switch (kind) {
       case NN_RESTART:
       case CLIENT_KILL:
@@ -71,6 +74,9 @@ public final class FaultScheduler {
         }
         List<String> free = new ArrayList<>(dataNodes);
         free.removeAll(busy);
+        if (kind == FaultKind.DN_KILL_IN_REPAIR) {
+          free.retainAll(reconstructing);
+        }
         Collections.shuffle(free, random);
         for (String node : free) {
           if (layout.allowsNodeFault(node)) {
@@ -109,8 +115,8 @@ public final class FaultScheduler {
   private int duration(FaultKind kind) {
     return switch (kind) {
       // long enough for the NameNode to declare the node dead (11 s) and start rebuilding
-      case DN_KILL, DN_KILL_IN_REPAIR, DN_WIPE, DN_ISOLATE -> 15 + random.nextInt(26);
-      case DN_PAUSE -> 5 + random.nextInt(21);
+      case DN_KILL, DN_KILL_IN_REPAIR, DN_WIPE, DN_ISOLATE, DISK_FULL -> 15 + random.nextInt(26);
+      case DN_PAUSE, AGENT_STALL -> 5 + random.nextInt(21);
       case LINK_SLOW -> 10 + random.nextInt(21);
       default -> 0;
     };

@@ -40,6 +40,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ECBlockGroupStats;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
@@ -187,6 +188,9 @@ public final class ThrashRun {
     c.addResource(new org.apache.hadoop.fs.Path(cluster.confDir("client").resolve("hdfs-site.xml").toUri()));
     c.set("fs.defaultFS", cluster.nameNodeUri());
     c.setBoolean("fs.hdfs.impl.disable.cache", true);
+    // The injector's own reads (the scrub) must not wait HDFS's 60 s on a paused DataNode per
+    // block: that held back every fault and heal for two minutes in a run.
+    c.setInt(HdfsClientConfigKeys.DFS_CLIENT_SOCKET_TIMEOUT_KEY, 10_000);
     return c;
   }
 
@@ -280,10 +284,9 @@ public final class ThrashRun {
           allowed.remove(FaultKind.REPLICA_CORRUPT);
         }
         toRead = readable;
-        if (repairsInFlight() <= 0) {
-          allowed.remove(FaultKind.DN_KILL_IN_REPAIR);
-        }
-        Optional<FaultScheduler.Choice> c = scheduler.choose(layout, busy, allowed);
+        Set<String> reconstructing = allowed.contains(FaultKind.DN_KILL_IN_REPAIR) && repairsInFlight() > 0
+            ? reconstructing(busy) : Set.of();
+        Optional<FaultScheduler.Choice> c = scheduler.choose(layout, busy, allowed, reconstructing);
         if (c.isPresent()) {
           start(c.get());
         } else {
@@ -305,6 +308,8 @@ public final class ThrashRun {
         case DN_KILL, DN_KILL_IN_REPAIR, DN_WIPE -> cluster.stopDataNode(c.node());
         case DN_ISOLATE -> cluster.isolateDataNode(c.node(), true);
         case DN_PAUSE -> cluster.pauseDataNode(c.node(), true);
+        case AGENT_STALL -> cluster.stallAgent(c.node(), true);
+        case DISK_FULL -> cluster.fillDisk(c.node(), fillBytes(c.node()));
         case LINK_SLOW -> cluster.shapeDataNode(c.node(), 2);
         case REPLICA_CORRUPT -> {
           what += " blk_" + c.blockId();
@@ -346,6 +351,21 @@ public final class ThrashRun {
     } catch (IOException e) {
       problems.add(String.format(Locale.ROOT, "at %.0f s %s could not be injected: %s", at, what, e.getMessage()));
     }
+  }
+
+  /**
+   * Bytes that leave the DataNode less than half a block available by HDFS's own count (its
+   * Remaining, which already holds back the room of replicas being written): new replicas are
+   * refused, and those being written still fit, with half a block on the disk to spare.
+   */
+  private long fillBytes(String node) throws IOException {
+    ClusterHandle.Node n = cluster.dataNodes().stream().filter(x -> x.name().equals(node)).findFirst().orElseThrow();
+    Long remaining = NodeCounters.read(n.ip() + ":9864", "Hadoop:service=DataNode,name=FSDatasetState*", 3000)
+        .get("Remaining");
+    if (remaining == null) {
+      throw new IOException(node + " does not say how much room it has");
+    }
+    return Math.max(0, remaining - s.cluster().blockSize() / 2);
   }
 
   /** Flips 1 to 8 bytes of the replica file; its .meta keeps the old checksums, which no longer match. */
@@ -394,6 +414,8 @@ public final class ThrashRun {
         case DN_WIPE -> cluster.startDataNodeAlone(c.node(), true);
         case DN_ISOLATE -> cluster.rejoinDataNode(c.node());
         case DN_PAUSE -> cluster.pauseDataNode(c.node(), false);
+        case AGENT_STALL -> cluster.stallAgent(c.node(), false);
+        case DISK_FULL -> cluster.fillDisk(c.node(), -1);
         case LINK_SLOW -> cluster.shapeDataNode(c.node(), 0);
         case CLIENT_KILL, CLIENT_KILL_READ -> {
           a.client().destroyForcibly();
@@ -572,6 +594,28 @@ public final class ThrashRun {
       // the NameNode is restarting: a gap in the curves
     }
     timeline.add(new Timeline.Sample(now(), low, inFlight));
+  }
+
+  /**
+   * DataNodes running a reconstruction task now, by HDFS's own gauge (a task counts its weight in
+   * XmitsInProgress while it runs); nodes under a fault are not asked (a paused one hangs).
+   */
+  private Set<String> reconstructing(Set<String> busy) {
+    Set<String> out = new HashSet<>();
+    for (ClusterHandle.Node n : cluster.dataNodes()) {
+      if (busy.contains(n.name())) {
+        continue;
+      }
+      try {
+        Map<String, Long> info = NodeCounters.read(n.ip() + ":9864", "Hadoop:service=DataNode,name=DataNodeInfo", 2000);
+        if (info.getOrDefault("XmitsInProgress", 0L) > 0) {
+          out.add(n.name());
+        }
+      } catch (IOException e) {
+        // starting or gone: not a node to pick now
+      }
+    }
+    return out;
   }
 
   /** Every running DataNode's reconstruction counters (skipping those under a fault: a paused one hangs). */

@@ -78,7 +78,7 @@ class FaultSchedulerTest {
       }
       // HDFS replaces some corrupt replicas
       w.corrupted.removeIf(x -> heal.nextInt(10) == 0);
-      Optional<FaultScheduler.Choice> c = s.choose(w.layout(), Set.copyOf(w.down), EnumSet.allOf(FaultKind.class));
+      Optional<FaultScheduler.Choice> c = s.choose(w.layout(), Set.copyOf(w.down), EnumSet.allOf(FaultKind.class), Set.copyOf(NODES));
       if (c.isEmpty()) {
         refusals++;
         continue;
@@ -121,8 +121,23 @@ class FaultSchedulerTest {
     l.addReplica("dn8", id + 2);
     assertTrue(l.allowsNodeFault("dn2"));
     FaultScheduler s = new FaultScheduler(1, List.of(FaultKind.DN_KILL), List.of("dn2", "dn3", "dn4", "dn5"), 3);
-    assertEquals(Optional.of("dn2"), s.choose(l, Set.of("dn0"), EnumSet.allOf(FaultKind.class))
+    assertEquals(Optional.of("dn2"), s.choose(l, Set.of("dn0"), EnumSet.allOf(FaultKind.class), Set.of())
         .map(FaultScheduler.Choice::node), "the only DataNode whose loss the group survives");
+  }
+
+  @Test
+  void aKillInRepairLandsOnlyOnANodeRunningAReconstruction() {
+    World w = world(7, 40);
+    Set<FaultKind> killInRepair = EnumSet.of(FaultKind.DN_KILL_IN_REPAIR);
+    FaultScheduler s = new FaultScheduler(5, List.of(FaultKind.DN_KILL_IN_REPAIR), NODES, 2);
+    assertEquals(Optional.empty(), s.choose(w.layout(), Set.of(), killInRepair, Set.of()),
+        "no node reconstructs: the kind does not fit");
+    for (int i = 0; i < 50; i++) {
+      assertEquals(Optional.of("dn4"), s.choose(w.layout(), Set.of(), killInRepair, Set.of("dn4"))
+          .map(FaultScheduler.Choice::node));
+    }
+    assertEquals(Optional.empty(), s.choose(w.layout(), Set.of("dn4"), killInRepair, Set.of("dn4")),
+        "the one reconstructing node is under a fault already");
   }
 
   @Test
@@ -169,9 +184,9 @@ class FaultSchedulerTest {
     World w = world(5, 20);
     FaultScheduler s = new FaultScheduler(seed, List.of(FaultKind.values()), NODES, 2);
     List<FaultScheduler.Choice> out = new ArrayList<>();
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < 150; i++) {
       s.nextGapSeconds();
-      s.choose(w.layout(), Set.of(), EnumSet.allOf(FaultKind.class)).ifPresent(out::add);
+      s.choose(w.layout(), Set.of(), EnumSet.allOf(FaultKind.class), Set.copyOf(NODES)).ifPresent(out::add);
     }
     return out;
   }
