@@ -1,5 +1,6 @@
 package io.ecrepair.cli;
 
+import io.ecrepair.hdfs.HadoopLine;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -9,12 +10,23 @@ import picocli.CommandLine.Command;
  * docs/architecture.md#command-line-contract). Every command has --help, answers bad input
  * with one line and a non-zero exit, and prints one JSON object with --json.
  */
-@Command(name = "ec-repair", mixinStandardHelpOptions = true, version = "hadoop-ec-repair 0.1.0",
+@Command(name = "ec-repair", mixinStandardHelpOptions = true, versionProvider = EcRepairCli.Version.class,
     description = "Fast erasure-coding repair for HDFS: inspect policies, lay files out as HDFS stores them, "
         + "rebuild them, benchmark the coders.",
     subcommands = {InfoCommand.class, EncodeCommand.class, DecodeCommand.class, RepairCommand.class, PlanCommand.class,
         RacksCommand.class, StatusCommand.class, VerifyCommand.class, ConvertCommand.class, BenchCommand.class, DemoCommand.class})
 public final class EcRepairCli implements Runnable {
+  /** The version, the Hadoop line the build is for, and the Hadoop it runs on. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String why = HadoopLine.mismatch();
+      return new String[] {"hadoop-ec-repair 0.1.0 for Hadoop " + HadoopLine.built() + " (built against "
+          + HadoopLine.builtVersion() + ")", "running on Hadoop " + org.apache.hadoop.util.VersionInfo.getVersion()
+          + (why == null ? "" : ": " + why)};
+    }
+  }
+
   /** Exit code for bad arguments. */
   public static final int USAGE = 2;
   /** Exit code for a command that failed. */

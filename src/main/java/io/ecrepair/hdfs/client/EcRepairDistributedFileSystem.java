@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.client;
 
+import io.ecrepair.hdfs.HadoopLine;
 import io.ecrepair.hdfs.NodeCosts;
 import java.io.IOException;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -44,6 +45,10 @@ public class EcRepairDistributedFileSystem extends EcRepairFileSystemBase {
 
   @Override
   public void initialize(java.net.URI uri, org.apache.hadoop.conf.Configuration conf) throws IOException {
+    String otherLine = HadoopLine.mismatch();
+    if (otherLine != null) {
+      throw new IOException("ec-repair: " + otherLine);
+    }
     super.initialize(uri, conf);
     costs = NodeCosts.from(conf, ClientCosts.measured(conf));
     agents = new AgentReads(getClient(), conf, costs);

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.EcRepairBlockRecoveryWorker;
 import org.apache.hadoop.util.ServicePlugin;
+import io.ecrepair.hdfs.HadoopLine;
 import org.apache.hadoop.util.VersionInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,11 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
       throw new IllegalArgumentException("hadoop-ec-repair's DataNode plugin runs in a DataNode (dfs.datanode.plugins), "
           + "not in " + (service == null ? "null" : service.getClass().getName()));
     }
+    String otherLine = HadoopLine.mismatch();
+    if (otherLine != null) {
+      LOG.error("ec-repair: DataNode plugin NOT started: {}", otherLine);
+      return;
+    }
     try {
       if (dn.getErasureCodingWorker() == null) {
         throw new IllegalStateException("this DataNode has no ErasureCodingWorker");
@@ -70,8 +76,9 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
       release();
       String msg = "ec-repair: DataNode plugin NOT active: Hadoop " + VersionInfo.getVersion()
           + " does not offer the reconstruction hook it needs (" + t + "). NameNode-driven reconstruction of Clay and "
-          + "Butterfly policies will fail on this DataNode and LRC will read k blocks; use Hadoop 3.3.x (built and "
-          + "tested against 3.3.6) or remove io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin from dfs.datanode.plugins";
+          + "Butterfly policies will fail on this DataNode and LRC will read k blocks; use Hadoop " + HadoopLine.built()
+          + ".x (built and tested against " + HadoopLine.builtVersion() + ") or remove "
+          + "io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin from dfs.datanode.plugins";
       LOG.error(msg, t);
       throw new IllegalStateException(msg, t);
     }

@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.namenode;
 
+import io.ecrepair.hdfs.HadoopLine;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,6 +30,11 @@ public final class EcRepairNameNodePlugin implements ServicePlugin {
     if (!(service instanceof NameNode nn)) {
       LOG.error("ec-repair: NameNode plugin started by {}, not a NameNode: it does nothing (list it in "
           + "dfs.namenode.plugins only)", service == null ? "null" : service.getClass().getName());
+      return;
+    }
+    String otherLine = HadoopLine.mismatch();
+    if (otherLine != null) {
+      LOG.error("ec-repair: NameNode plugin NOT started: {}", otherLine);
       return;
     }
     nameNode = nn;

@@ -59,6 +59,11 @@ final class EcRepairStockReads {
     return read;
   }
 
+  /** Whether this thread is inside a stock read. */
+  public boolean readingOnThisThread() {
+    return current.get() != null;
+  }
+
   /** The pool HDFS's stripe readers submit to: the client's, with each task counted for its read. */
   public ThreadPoolExecutor pool() {
     return view;

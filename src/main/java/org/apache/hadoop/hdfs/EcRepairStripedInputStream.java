@@ -1,12 +1,12 @@
 package org.apache.hadoop.hdfs;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import org.apache.hadoop.hdfs.DFSUtilClient.CorruptedBlocks;
 import org.apache.hadoop.hdfs.StripeReader.BlockReaderInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
@@ -28,7 +28,7 @@ import org.apache.hadoop.tracing.TraceScope;
  * <p>Lives in HDFS's package because the stream's constructor, its read strategies and its
  * dead-node bookkeeping are package-private; it holds no policy of its own.
  */
-public class EcRepairStripedInputStream extends DFSStripedInputStream {
+public class EcRepairStripedInputStream extends LineStripedInputStream {
 
   /** What reads the ranges this stream cannot read the stock way. */
   public interface DegradedPath {
@@ -159,7 +159,7 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
   /** Counts bytes read from DataNodes in this stream's and the FileSystem's read statistics. */
   public void countRead(int bytes, int networkDistance) {
     IOUtilsClient.updateReadStatistics(readStatistics, bytes, false, networkDistance);
-    dfsClient.updateFileSystemReadStats(networkDistance, bytes);
+    LineReadStats.count(dfsClient, networkDistance, bytes);
     dfsClient.updateFileSystemECReadStats(bytes);
   }
 
@@ -189,19 +189,18 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
 
   /** Positional reads: stock when every needed block is readable, else (or when stock fails) the degraded path. */
   @Override
-  protected void fetchBlockByteRange(LocatedBlock block, long start, long end, ByteBuffer buf,
-                                     CorruptedBlocks corruptedBlocks) throws IOException {
+  void fetchRange(LocatedBlock block, long start, long end, ByteBuffer buf, StockRange stock) throws IOException {
     LocatedStripedBlock group = (LocatedStripedBlock) getBlockAt(block.getStartOffset());
     if (!degraded.needsRebuild(group, start, end)) {
       int at = buf.position();
       try (EcRepairStockReads.Read read = stockReads.begin()) {
         try {
-          super.fetchBlockByteRange(block, start, end, buf, corruptedBlocks);
+          stock.read();
           return;
         } catch (IOException e) {
           // HDFS closed this read's block readers; its tasks may still be copying into buf.
           read.awaitTasks();
-          if (closed.get()) {
+          if (closed.get() || e instanceof InterruptedIOException) {
             throw e;
           }
           // A DataNode failed during the read (HDFS marked it dead); its decoder refuses vector
@@ -248,7 +247,7 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
             // Stop this read's tasks, which write into HDFS's stripe buffer, before anything reuses it.
             closeCurrentBlockReaders();
             read.awaitTasks();
-            if (closed.get()) {
+            if (closed.get() || e instanceof InterruptedIOException) {
               throw e;
             }
             if (pos > before) {
@@ -292,8 +291,18 @@ public class EcRepairStripedInputStream extends DFSStripedInputStream {
     degraded.release();
   }
 
+  /**
+   * Hadoop 3.4 and later close the whole stream when a stripe's block readers cannot all be
+   * opened (HDFS-17080, so their connections do not leak). Inside a stock read of ours that is
+   * the failure the degraded path takes over, so only the block readers are closed then; a close
+   * outside a stock read, or from another thread, closes the stream.
+   */
   @Override
   public synchronized void close() throws IOException {
+    if (stockReads.readingOnThisThread() && !closed.get()) {
+      closeCurrentBlockReaders();
+      return;
+    }
     try {
       super.close();
     } finally {
