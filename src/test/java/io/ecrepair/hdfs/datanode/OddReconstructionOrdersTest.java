@@ -91,13 +91,29 @@ class OddReconstructionOrdersTest {
         ExtendedBlock internal = c.internal(now, index);
         boolean expected = t < rebuilt.size() && rebuilt.get(t) == index;
         if (expected) {
-          assertArrayEquals(c.original.get(file + "/0/" + index), c.replica(targets.get(t).getDatanodeDescriptor(),
-              internal), "internal block " + index + " rebuilt on target " + t);
+          // The coordinator is done once its last packet is acknowledged; the target finalizes
+          // the replica on its own thread just after.
+          byte[] original = c.original.get(file + "/0/" + index);
+          long until = System.currentTimeMillis() + 10_000;
+          while (lengthOn(target, internal) != original.length && System.currentTimeMillis() < until) {
+            Thread.sleep(50);
+          }
+          assertArrayEquals(original, c.replica(targets.get(t).getDatanodeDescriptor(), internal),
+              "internal block " + index + " rebuilt on target " + t);
         } else {
           assertNull(target.getFSDataset().getStoredBlock(bpid, internal.getBlockId()),
               "target " + t + " holds internal block " + index);
         }
       }
+    }
+  }
+
+  /** The replica's length on {@code dn}; -1 while it has none. */
+  private static long lengthOn(DataNode dn, ExtendedBlock block) {
+    try {
+      return dn.getFSDataset().getLength(block);
+    } catch (java.io.IOException e) {
+      return -1;
     }
   }
 }
