@@ -51,15 +51,15 @@ public record AgentResources(int threads, int sockets, int descriptors) {
   }
 
   /**
-   * The plugin's threads but its three single-thread executors (the plan and policy preparers
-   * and the agent's alarm timer): each makes its one thread when first used and keeps it, so
+   * The plugin's threads but its four single-thread executors (the plan and policy preparers,
+   * the agent's alarm timer and the lease recovery's leftover reporter): each makes its one thread when first used and keeps it, so
    * they cannot grow, and whether they exist yet says nothing about a leak. What is counted is
    * the agent's acceptor and the threads that come and go with work: the agent's handlers and
    * part threads and the tasks' readers.
    */
   static boolean agentThread(String comm) {
     return comm.startsWith("ec-repair") && !comm.startsWith("ec-repair-plan-") && !comm.startsWith("ec-repair-polic")
-        && !comm.startsWith("ec-repair-alarm");
+        && !comm.startsWith("ec-repair-alarm") && !comm.startsWith("ec-repair-lefto");
   }
 
   /** Whether nothing here exceeds {@code baseline}: threads and sockets exactly, descriptors exactly too. */

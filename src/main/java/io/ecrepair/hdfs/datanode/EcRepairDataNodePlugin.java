@@ -7,8 +7,10 @@ import io.ecrepair.hdfs.task.ReconstructionMetrics;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.EcRepairBlockRecoveryWorker;
+import org.apache.hadoop.hdfs.server.datanode.LeftoverReplicaReporter;
 import org.apache.hadoop.util.ServicePlugin;
 import io.ecrepair.hdfs.HadoopLine;
 import org.apache.hadoop.util.VersionInfo;
@@ -34,6 +36,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   private ReconstructionContext ctx;
   private ReconstructionHook hook;
   private EcRepairBlockRecoveryWorker leaseRecovery;
+  private LeftoverReplicaReporter leftovers;
   private volatile RepairAgent agent;
   private PolicyPreparer preparer;
 
@@ -58,6 +61,11 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
       hook = ReconstructionHook.install(dn, ctx);
       EcRepairBlockRecoveryWorker.check();
       leaseRecovery = EcRepairBlockRecoveryWorker.install(dn, new DecodableSafeLength());
+      long leftoverCheck = dn.getConf().getLong(DataNodeKeys.RECOVERY_LEFTOVER_CHECK_SECONDS_KEY,
+          DataNodeKeys.RECOVERY_LEFTOVER_CHECK_SECONDS_DEFAULT);
+      if (leftoverCheck > 0) {
+        leftovers = LeftoverReplicaReporter.install(dn, TimeUnit.SECONDS.toMillis(leftoverCheck));
+      }
       agent = startAgent(dn, ctx);
       if (agent != null) {
         RepairAgent a = agent;
@@ -197,6 +205,10 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
     if (hook != null) {
       hook.uninstall();
       hook = null;
+    }
+    if (leftovers != null) {
+      leftovers.uninstall();
+      leftovers = null;
     }
     if (leaseRecovery != null) {
       leaseRecovery.uninstall();

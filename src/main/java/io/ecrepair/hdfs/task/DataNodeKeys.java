@@ -57,4 +57,8 @@ public final class DataNodeKeys {
   /** Seconds between looks at the NameNode's enabled EC policies, whose repairs are readied when first seen (0 = never). */
   public static final String PREPARE_INTERVAL_SECONDS_KEY = "ecrepair.datanode.prepare.interval.seconds";
   public static final int PREPARE_INTERVAL_SECONDS_DEFAULT = 60;
+
+  /** Seconds after a unit of a striped group entered lease recovery here before a leftover of it is reported (0 = never). */
+  public static final String RECOVERY_LEFTOVER_CHECK_SECONDS_KEY = "ecrepair.datanode.recovery.leftover-check.seconds";
+  public static final int RECOVERY_LEFTOVER_CHECK_SECONDS_DEFAULT = 60;
 }
