@@ -7,6 +7,8 @@
 # it fails or is interrupted.
 #
 #   cluster.sh up --state DIR [options]    build the network, write confs, start NN + DNs, wait live
+#                                          (--dist DIR: the build whose Hadoop and plugin they run, one per
+#                                          Hadoop line; default hadoop-ec-repair next to dev-support)
 #   cluster.sh down --state DIR            stop every JVM by pid, remove links/bridges/namespaces/data
 #   cluster.sh dn-stop --state DIR I       kill DataNode I (SIGKILL: a crashed node)
 #   cluster.sh dn-start --state DIR I [--wipe]   start DataNode I again (--wipe: empty data dir first)
@@ -30,17 +32,23 @@
 #   cluster.sh dn-link --state DIR I MBIT|off  shape DataNode I's uplink and downlink to MBIT (tbf drops
 #                                          what waits longer than its latency), or back to its own rate
 #   cluster.sh nn-restart --state DIR      kill the NameNode (SIGKILL) and start it again on its metadata
+#   cluster.sh upgrade --state DIR --dist DIR2   stop every JVM, start DIR2's (another Hadoop line) on
+#                                          the same metadata and data, the NameNode with -upgrade
 #   (dn-start and isolate off take --no-wait-all: wait only for that DataNode, not for all to be live)
 set -euo pipefail
 AGENT_PORT=9876  # the DataNodes' data transfer port 9866 + ecrepair.datanode.agent.port-offset (10)
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-DIST=${EC_REPAIR_DIST:-$ROOT/hadoop-ec-repair}
-# NameNode and DataNodes get what a real cluster's get (conf/hadoop-env.ec-repair.sh): the plugin
-# jar and Hadoop. The client's Java mains (the degraded-read probe) also need the tools jar.
-DAEMON_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop/*"
-CLIENT_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop-ec-repair-tools.jar:$DIST/lib/*:$DIST/lib/hadoop/*"
+# The distribution whose Hadoop and plugin the JVMs run (up --dist; one per Hadoop line).
+use_dist() {
+  DIST=$1
+  # NameNode and DataNodes get what a real cluster's get (conf/hadoop-env.ec-repair.sh): the plugin
+  # jar and Hadoop. The client's Java mains (the degraded-read probe) also need the tools jar.
+  DAEMON_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop/*"
+  CLIENT_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop-ec-repair-tools.jar:$DIST/lib/*:$DIST/lib/hadoop/*"
+}
+use_dist "${EC_REPAIR_DIST:-$ROOT/hadoop-ec-repair}"
 
 die() { echo "cluster.sh: $*" >&2; exit 2; }
 say() { echo "cluster: $*" >&2; }
@@ -52,6 +60,7 @@ load_state() {
   [[ -f $STATE/env ]] || die "$STATE is not a cluster state directory"
   # shellcheck disable=SC1091
   source "$STATE/env"
+  use_dist "$DIST"
 }
 undo() { echo "$*" >> "$STATE/undo"; }            # teardown step, run in reverse order by down
 node_field() { awk -v n="$1" -v f="$2" '$1 == n { print $f }' "$STATE/nodes"; }
@@ -295,6 +304,7 @@ cmd_up() {
       --block-size) BLOCK_SIZE=$2; shift 2 ;;
       --heap) JVM_HEAP=$2; shift 2 ;;
       --disk) DISK_MIB=$2; shift 2 ;;
+      --dist) use_dist "$(realpath -m "$2")"; shift 2 ;;
       --dn-conf) DN_CONF+=("$2"); shift 2 ;;
       *) die "unknown option $1" ;;
     esac
@@ -320,7 +330,7 @@ cmd_up() {
     echo "ID=$id"; echo "SUBNET=10.$x"; echo "NN_IP=$NN_IP"; echo "DATANODES=$DATANODES"; echo "RACKS=$RACKS"
     echo "RATE=$RATE"; echo "RACK_RATE=$RACK_RATE"; echo "CLIENT_RATE=$CLIENT_RATE"; echo "BLOCK_SIZE=$BLOCK_SIZE"
     echo "SLOW=$SLOW"; echo "SLOW_RATE=$SLOW_RATE"; echo "DISK_MIB=$DISK_MIB"
-    echo "JVM_HEAP=$JVM_HEAP"; printf 'DN_CONF=(%s)\n' "$(printf '%q ' "${DN_CONF[@]}")"
+    echo "JVM_HEAP=$JVM_HEAP"; printf 'DIST=%q\n' "$DIST"; printf 'DN_CONF=(%s)\n' "$(printf '%q ' "${DN_CONF[@]}")"
   } > "$STATE/env"
   : > "$STATE/nodes"
 
@@ -481,6 +491,36 @@ cmd_nn_restart() {
   say "NameNode restarted"
 }
 
+# upgrade --dist DIR: the operator's rolling-less upgrade of Hadoop: every JVM stopped (SIGTERM),
+# then the build in DIR started on the same metadata and data, the NameNode with -upgrade (the
+# DataNodes keep their old block files as "previous" until the upgrade is finalized).
+cmd_upgrade() {
+  [[ ${1:-} == --dist && -n ${2:-} ]] || die "upgrade: --dist DIR is required"
+  local dist i start=$SECONDS
+  dist=$(realpath -m "$2")
+  [[ -f $dist/lib/hadoop-ec-repair.jar && -d $dist/lib/hadoop ]] || die "no build in $dist (run mvn -DskipTests package)"
+  for i in $(seq 0 $((DATANODES - 1))); do stop_pid "$STATE/pids/dn$i.pid"; done
+  stop_pid "$STATE/pids/nn.pid"
+  use_dist "$dist"
+  sed -i '/^DIST=/d' "$STATE/env"; printf 'DIST=%q\n' "$DIST" >> "$STATE/env"
+  say "starting the NameNode of $DIST with -upgrade"
+  # As a careful operator restarts: safe mode lasts until every DataNode registered and 10 s more
+  # for their block reports, so the NameNode does not schedule rebuilds of blocks whose DataNodes
+  # have not reported yet (this cluster's own extension is 0 s).
+  start_jvm nn org.apache.hadoop.hdfs.server.namenode.NameNode \
+    -Ddfs.namenode.safemode.min.datanodes="$DATANODES" -Ddfs.namenode.safemode.extension=10000 -upgrade
+  for i in $(seq 0 $((DATANODES - 1))); do start_dn "$i"; done
+  wait_registered $(seq 0 $((DATANODES - 1)))
+  cmd_wait_live "$DATANODES"
+  until curl -s --max-time 2 "http://$NN_IP:9870/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo" \
+      | grep -q '"Safemode" *: *""'; do
+    kill -0 "$(cat "$STATE/pids/nn.pid")" 2>/dev/null || die "the NameNode exited (log: $STATE/logs/nn.log)"
+    [[ $((SECONDS - start)) -ge 300 ]] && die "the NameNode stayed in safe mode for 300 s (log: $STATE/logs/nn.log)"
+    sleep 0.2
+  done
+  say "upgraded to $DIST in $((SECONDS - start)) s"
+}
+
 cmd_dn_restart_all() {
   DN_CONF=()
   while [[ $# -gt 0 ]]; do
@@ -543,7 +583,7 @@ cmd_isolate() {
   if [[ $2 == off && ${3:-} != --no-wait-all ]]; then cmd_wait_live "$DATANODES"; fi
 }
 
-[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|dn-pause|dn-link|agent-stall|disk-fill|nn-restart|wait-live|counters|exec|reach|isolate|settle|java --state DIR ..."
+[[ $# -ge 1 ]] || die "usage: cluster.sh up|down|dn-stop|dn-start|dn-restart-all|dn-pause|dn-link|agent-stall|disk-fill|nn-restart|upgrade|wait-live|counters|exec|reach|isolate|settle|java --state DIR ..."
 cmd=$1; shift
 [[ ${1:-} == --state ]] || die "$cmd: --state DIR must come first"
 STATE=$(realpath -m "$2"); shift 2
@@ -564,6 +604,7 @@ case $cmd in
   agent-stall) load_state; cmd_agent_stall "$@" ;;
   disk-fill) load_state; cmd_disk_fill "$@" ;;
   nn-restart) load_state; cmd_nn_restart ;;
+  upgrade) load_state; cmd_upgrade "$@" ;;
   java) load_state; node=$1; main=$2; shift 2
     exec ip netns exec "$(node_field "$node" 2)" java -Xmx${JVM_HEAP} -XX:+UseSerialGC \
       -Djava.library.path="$DIST/lib/native" -Dlog4j.configuration="file:$STATE/conf/$node/log4j.properties" \

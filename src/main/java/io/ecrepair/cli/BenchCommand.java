@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         + "one can be worked out, its physical floor.",
     subcommands = {CoderBenchCommand.class, ReconstructionBenchCommand.class, DegradedReadBenchCommand.class,
         ReadChoiceBenchCommand.class, ClusterBenchCommand.class,
-        ThrashBenchCommand.class})
+        ThrashBenchCommand.class, UpgradeBenchCommand.class})
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -98,6 +98,11 @@ final class ClusterBenchCommand implements Callable<Integer> {
   @Option(names = "--policy-file", description = "Policies to add (default: the shipped conf/user_ec_policies.xml).")
   Path policyFile;
 
+  @Option(names = "--hadoop-line", paramLabel = "LINE", description = "Run the NameNode, DataNodes and client probes "
+      + "on Hadoop LINE (3.3, 3.4 or 3.5) with the plugin built for it: the distribution next to this one, e.g. "
+      + "hadoop-ec-repair-hadoop3.4 from mvn -DskipTests package -Dhadoop.version=3.4.2 (default: this build's line).")
+  String hadoopLine;
+
   @Option(names = "--scripts", description = "Directory of cluster.sh (default: dev-support/cluster next to the "
       + "distribution).")
   Path scripts;
@@ -127,7 +132,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
     LogFile.divert("bench cluster", err);
     long start = System.nanoTime();
     ClusterOptions cluster = new ClusterOptions(dataNodes, racks, rate, rackRate, clientRate == null ? rate : clientRate,
-        parseSize(blockSize), heap, Map.of(), ClusterOptions.spread(slowNodes, dataNodes), slowRate);
+        parseSize(blockSize), heap, Map.of(), ClusterOptions.spread(slowNodes, dataNodes), slowRate)
+        .withDist(LineDistribution.of(hadoopLine));
     String scenarioList = scenarios != null ? String.join(",", scenarios)
         : slowNodes > 0 ? Scenario.SLOW_DEFAULTS : racks > 0 ? Scenario.RACK_DEFAULTS : Scenario.DEFAULTS;
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster, Scenario.parseList(scenarioList), groups, warmupGroups == null ? groups : warmupGroups,
@@ -137,6 +143,10 @@ final class ClusterBenchCommand implements Callable<Integer> {
             : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-cluster-" + ProcessHandle.current().pid()),
         timeoutSeconds * 1000L);
     err.println("bench cluster: state, confs and JVM logs in " + settings.stateDir());
+    if (cluster.dist() != null) {
+      err.println("bench cluster: NameNode and DataNodes run Hadoop " + cluster.hadoopVersion() + " from "
+          + cluster.dist());
+    }
     err.flush();
     ClusterBenchmark.Report report;
     try (ProgressLine line = new ProgressLine(err, "writing", 1)) {

@@ -112,7 +112,8 @@ final class ThrashBenchCommand implements Callable<Integer> {
     // schedules it again only after the pending timeout: 60 s instead of 300 s, so a run whose
     // last kill hits a repair settles within minutes (at 2 MiB blocks no task takes that long).
     ClusterOptions cluster = new ClusterOptions(dataNodes, 0, rate, rate, rate,
-        ClusterBenchCommand.parseSize(blockSize), heap, Map.of(PENDING_TIMEOUT_KEY, "60"), List.of(), rate, diskMiB);
+        ClusterBenchCommand.parseSize(blockSize), heap, Map.of(PENDING_TIMEOUT_KEY, "60"), List.of(), rate, diskMiB)
+        .withDist(LineDistribution.home());
     List<String> chosen = policies != null ? policies : ThrashRun.defaultPolicies(dataNodes);
     List<FaultKind> kinds = faults == null
         ? Arrays.stream(FaultKind.values()).filter(k -> k != FaultKind.DISK_FULL || diskMiB > 0).toList()

@@ -269,7 +269,8 @@ public final class ClusterBenchmark {
     return String.join(",", entries);
   }
 
-  private DistributedFileSystem connect(ClusterHandle cluster) throws IOException {
+  /** The stock HDFS client of this build, talking to the cluster's NameNode. */
+  static DistributedFileSystem connect(ClusterHandle cluster) throws IOException {
     Configuration conf = new HdfsConfiguration();
     conf.set("fs.defaultFS", cluster.nameNodeUri());
     conf.set("io.erasurecode.codec.rs.rawcoders", "rs_isal,rs_native,rs_java");

@@ -191,6 +191,15 @@ public final class ClusterHandle implements AutoCloseable {
     run(List.of("nn-restart", "--state", state.toString()));
   }
 
+  /**
+   * Stops every JVM and starts those of the distribution in {@code dist} (another Hadoop line) on
+   * the same metadata and data, the NameNode with {@code -upgrade}; returns once it left safe mode
+   * with every DataNode live.
+   */
+  public void upgrade(Path dist) throws IOException, InterruptedException {
+    run(List.of("upgrade", "--state", state.toString(), "--dist", dist.toAbsolutePath().toString()));
+  }
+
   /** The pid of a node's JVM as the script recorded it; empty when it is not running. */
   public java.util.OptionalLong pid(String node) throws IOException {
     Path f = state.resolve("pids").resolve(node + ".pid");

@@ -1,8 +1,14 @@
 package io.ecrepair.bench.cluster;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The shape of a benchmark cluster, as {@code dev-support/cluster/cluster.sh up} takes it.
@@ -15,10 +21,20 @@ import java.util.Map;
  * @param diskMiB      0 = DataNodes keep their data on this machine's disk; else each on a file
  *                     system of its own this big (a file mounted as a loop device), which a
  *                     fault can fill
+ * @param dist         the distribution whose Hadoop and plugin the JVMs run (one per Hadoop
+ *                     line); null = the script's default, the 3.3 build next to it
  */
 public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit,
                              long blockSize, String heap, Map<String, String> dataNodeConf, List<Integer> slowNodes,
-                             int slowRateMbit, int diskMiB) {
+                             int slowRateMbit, int diskMiB, Path dist) {
+  /** The cluster on the script's default distribution. */
+  public ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit, long blockSize,
+                        String heap, Map<String, String> dataNodeConf, List<Integer> slowNodes, int slowRateMbit,
+                        int diskMiB) {
+    this(dataNodes, racks, rateMbit, rackRateMbit, clientRateMbit, blockSize, heap, dataNodeConf, slowNodes,
+        slowRateMbit, diskMiB, null);
+  }
+
   /** The cluster on this machine's disk. */
   public ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit, long blockSize,
                         String heap, Map<String, String> dataNodeConf, List<Integer> slowNodes, int slowRateMbit) {
@@ -55,6 +71,28 @@ public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRat
     }
   }
 
+  /** The same cluster running the distribution in {@code dir}. */
+  public ClusterOptions withDist(Path dir) {
+    return new ClusterOptions(dataNodes, racks, rateMbit, rackRateMbit, clientRateMbit, blockSize, heap, dataNodeConf,
+        slowNodes, slowRateMbit, diskMiB, dir);
+  }
+
+  /** The Hadoop version of {@link #dist()}, from its HDFS jar's name; null when unknown. */
+  public String hadoopVersion() {
+    if (dist == null) {
+      return null;
+    }
+    try (Stream<Path> jars = Files.list(dist.resolve("lib").resolve("hadoop"))) {
+      return jars.map(j -> HDFS_JAR.matcher(j.getFileName().toString())).filter(Matcher::matches)
+          .map(m -> m.group(1)).findFirst().orElse(null);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static final Pattern HDFS_JAR = Pattern.compile(
+      "hadoop-hdfs-(\\d+\\.\\d+\\.\\d+)\\.jar");
+
   /**
    * {@code count} DataNodes spread evenly over the indices (0, 2, 5, 8, 11, 14 of 17 for 6), so
    * that a run with the same options slows the same ones.
@@ -78,6 +116,9 @@ public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRat
     }
     if (diskMiB > 0) {
       a.addAll(List.of("--disk", Integer.toString(diskMiB)));
+    }
+    if (dist != null) {
+      a.addAll(List.of("--dist", dist.toAbsolutePath().toString()));
     }
     a.addAll(confArguments(dataNodeConf));
     return a;

@@ -307,6 +307,7 @@ public final class ClusterReport {
     }
     ClusterOptions c = report.settings().cluster();
     Map<String, Object> cluster = new LinkedHashMap<>();
+    cluster.put("hadoop", c.hadoopVersion());
     cluster.put("dataNodes", c.dataNodes());
     cluster.put("racks", c.racks());
     cluster.put("rateMbit", c.rateMbit());
