@@ -30,7 +30,7 @@ public final class LoadProbe {
     Token<BlockTokenIdentifier> token = WireTokens.read(in);
     AgentProof.Received challenge = AgentProof.Received.read(in);
     AgentGate.checkReadAccess(ctx.datanode(), token, block);
-    if (ctx.datanode().getFSDataset().getStoredBlock(block.getBlockPoolId(), block.getBlockId()) == null) {
+    if (ctx.datanode().getFSDataset().getReplica(block.getBlockPoolId(), block.getBlockId()) == null) {
       throw new IOException("a load probe names a block this DataNode does not hold");
     }
     gate.startWork(r, Admission.Slot.REQUEST, PlanPartRequest.ERROR);

@@ -104,7 +104,7 @@ final class StripedFileChecksum {
         remaining -= requested;
         sums.add(sum, g, groups.size());
       }
-      return sums.result(groups, located.getLastLocatedBlock(), length);
+      return sums.result(groups, length);
     }
   }
 
@@ -181,7 +181,12 @@ final class StripedFileChecksum {
       buf.write(sum.bytes(), 0, sum.bytes().length);
     }
 
-    FileChecksum result(List<LocatedBlock> groups, LocatedBlock last, long length) throws IOException {
+    /**
+     * For COMPOSITE_CRC, the last group's CRC covers only what {@code length} asks of it. That is
+     * the last group located for the range, not the file's (Hadoop 3.3 takes the file's last
+     * group's size and so composes a wrong CRC for a range ending in an earlier group; 3.4 fixed it).
+     */
+    FileChecksum result(List<LocatedBlock> groups, long length) throws IOException {
       if (type == BlockChecksumType.MD5CRC) {
         MD5Hash md5 = MD5Hash.digest(buf.getData()); // the whole buffer, as HDFS's client digests it
         return switch (crcType) {
@@ -197,7 +202,7 @@ final class StripedFileChecksum {
         summed += groups.get(g).getBlockSize();
         file.update(CrcUtil.readInt(crcs, 4 * g), groups.get(g).getBlockSize());
       }
-      long lastLength = Math.min(last.getBlockSize(), length - summed);
+      long lastLength = Math.min(groups.get(groups.size() - 1).getBlockSize(), length - summed);
       file.update(CrcUtil.readInt(crcs, 4 * (groups.size() - 1)), lastLength);
       return new CompositeCrcFileChecksum(CrcUtil.readInt(file.digest(), 0), crcType, bytesPerCrc);
     }

@@ -60,12 +60,12 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
       ctx = new ReconstructionContext(dn, dn.getConf(), metrics, dn.getErasureCodingWorker().getXmitWeight());
       hook = ReconstructionHook.install(dn, ctx);
       EcRepairBlockRecoveryWorker.check();
-      leaseRecovery = EcRepairBlockRecoveryWorker.install(dn, new DecodableSafeLength());
       long leftoverCheck = dn.getConf().getLong(DataNodeKeys.RECOVERY_LEFTOVER_CHECK_SECONDS_KEY,
           DataNodeKeys.RECOVERY_LEFTOVER_CHECK_SECONDS_DEFAULT);
       if (leftoverCheck > 0) {
         leftovers = LeftoverReplicaReporter.install(dn, TimeUnit.SECONDS.toMillis(leftoverCheck));
       }
+      leaseRecovery = EcRepairBlockRecoveryWorker.install(dn, new DecodableSafeLength(), leftovers);
       agent = startAgent(dn, ctx);
       if (agent != null) {
         RepairAgent a = agent;

@@ -60,5 +60,5 @@ public final class DataNodeKeys {
 
   /** Seconds after a unit of a striped group entered lease recovery here before a leftover of it is reported (0 = never). */
   public static final String RECOVERY_LEFTOVER_CHECK_SECONDS_KEY = "ecrepair.datanode.recovery.leftover-check.seconds";
-  public static final int RECOVERY_LEFTOVER_CHECK_SECONDS_DEFAULT = 60;
+  public static final int RECOVERY_LEFTOVER_CHECK_SECONDS_DEFAULT = 120;
 }

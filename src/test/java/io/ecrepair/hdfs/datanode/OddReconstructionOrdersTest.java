@@ -101,7 +101,7 @@ class OddReconstructionOrdersTest {
           assertArrayEquals(original, c.replica(targets.get(t).getDatanodeDescriptor(), internal),
               "internal block " + index + " rebuilt on target " + t);
         } else {
-          assertNull(target.getFSDataset().getStoredBlock(bpid, internal.getBlockId()),
+          assertNull(target.getFSDataset().getReplica(bpid, internal.getBlockId()),
               "target " + t + " holds internal block " + index);
         }
       }

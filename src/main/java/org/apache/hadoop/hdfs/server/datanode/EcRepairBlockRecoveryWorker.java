@@ -39,12 +39,15 @@ public final class EcRepairBlockRecoveryWorker extends BlockRecoveryWorker {
   private final DataNode datanode;
   private final BlockRecoveryWorker stock;
   private final SafeLength safeLength;
+  private final LeftoverReplicaReporter leftovers;
 
-  private EcRepairBlockRecoveryWorker(DataNode datanode, BlockRecoveryWorker stock, SafeLength safeLength) {
+  private EcRepairBlockRecoveryWorker(DataNode datanode, BlockRecoveryWorker stock, SafeLength safeLength,
+                                      LeftoverReplicaReporter leftovers) {
     super(datanode);
     this.datanode = datanode;
     this.stock = stock;
     this.safeLength = safeLength;
+    this.leftovers = leftovers;
   }
 
   /** Throws with the missing member's name when this Hadoop does not have what the worker needs. */
@@ -52,8 +55,12 @@ public final class EcRepairBlockRecoveryWorker extends BlockRecoveryWorker {
     // The static initializer resolved the field; touching the class is the check.
   }
 
-  /** Puts a worker using {@code safeLength} in place of the DataNode's; returns it. */
-  public static synchronized EcRepairBlockRecoveryWorker install(DataNode dn, SafeLength safeLength) {
+  /**
+   * Puts a worker using {@code safeLength} in place of the DataNode's; returns it. The units of
+   * this DataNode a recovery it coordinates leaves behind go to {@code leftovers} (none if null).
+   */
+  public static synchronized EcRepairBlockRecoveryWorker install(DataNode dn, SafeLength safeLength,
+                                                                 LeftoverReplicaReporter leftovers) {
     BlockRecoveryWorker current = dn.getBlockRecoveryWorker();
     if (current == null) {
       throw new IllegalStateException("this DataNode has no block recovery worker");
@@ -61,7 +68,7 @@ public final class EcRepairBlockRecoveryWorker extends BlockRecoveryWorker {
     if (current instanceof EcRepairBlockRecoveryWorker) {
       throw new IllegalStateException("the ec-repair block recovery worker is already installed on this DataNode");
     }
-    EcRepairBlockRecoveryWorker ours = new EcRepairBlockRecoveryWorker(dn, current, safeLength);
+    EcRepairBlockRecoveryWorker ours = new EcRepairBlockRecoveryWorker(dn, current, safeLength, leftovers);
     set(dn, ours);
     return ours;
   }
@@ -103,6 +110,9 @@ public final class EcRepairBlockRecoveryWorker extends BlockRecoveryWorker {
             new DecodableRecovery(b).recover();
           } catch (IOException | RuntimeException e) {
             LOG.warn("recover Block: {} FAILED: {}", b, e.toString());
+          }
+          if (leftovers != null) {
+            leftovers.watchLocal(b);
           }
         }
       } finally {
