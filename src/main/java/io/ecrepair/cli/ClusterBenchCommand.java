@@ -1,6 +1,5 @@
 package io.ecrepair.cli;
 
-import io.ecrepair.SystemProperties;
 import io.ecrepair.bench.cluster.ClusterBenchmark;
 import io.ecrepair.bench.cluster.ClusterOptions;
 import io.ecrepair.bench.cluster.ClusterReport;
@@ -103,13 +102,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
       + "hadoop-ec-repair-hadoop3.4 from mvn -DskipTests package -Dhadoop.version=3.4.2 (default: this build's line).")
   String hadoopLine;
 
-  @Option(names = "--scripts", description = "Directory of cluster.sh (default: dev-support/cluster next to the "
-      + "distribution).")
-  Path scripts;
-
-  @Option(names = "--state", description = "Working directory for confs, data and logs (default: a new one under "
-      + "/tmp); its logs stay after the run.")
-  Path state;
+  @Mixin
+  ClusterPlaces places;
 
   @Option(names = "--timeout", defaultValue = "900", description = "Seconds one recovery may take (default "
       + "${DEFAULT-VALUE}).")
@@ -138,9 +132,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
         : slowNodes > 0 ? Scenario.SLOW_DEFAULTS : racks > 0 ? Scenario.RACK_DEFAULTS : Scenario.DEFAULTS;
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster, Scenario.parseList(scenarioList), groups, warmupGroups == null ? groups : warmupGroups,
         !noDegradedRead, !noSingleBlock && slowNodes == 0, decommission,
-        policyFile != null ? policyFile.toAbsolutePath() : ShippedPolicies.defaultPolicyFile(), script(),
-        state != null ? state.toAbsolutePath()
-            : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-cluster-" + ProcessHandle.current().pid()),
+        policyFile != null ? policyFile.toAbsolutePath() : ShippedPolicies.defaultPolicyFile(), places.script(),
+        places.stateDir("ec-repair-cluster"),
         timeoutSeconds * 1000L);
     err.println("bench cluster: state, confs and JVM logs in " + settings.stateDir());
     if (cluster.dist() != null) {
@@ -254,20 +247,6 @@ final class ClusterBenchCommand implements Callable<Integer> {
     Table t = new Table(rows.header().toArray(new String[0]));
     rows.rows().forEach(row -> t.row(row.toArray()));
     t.print(out);
-  }
-
-  private Path script() {
-    return clusterScript(scripts);
-  }
-
-  /** cluster.sh in {@code scripts}, or in dev-support/cluster next to the distribution. */
-  static Path clusterScript(Path scripts) {
-    if (scripts != null) {
-      return scripts.toAbsolutePath().resolve("cluster.sh");
-    }
-    String home = System.getProperty(SystemProperties.HOME_PROPERTY);
-    Path base = home != null ? Path.of(home).toAbsolutePath().getParent() : Path.of("").toAbsolutePath();
-    return base.resolve("dev-support").resolve("cluster").resolve("cluster.sh");
   }
 
   static long parseSize(String s) {

@@ -88,13 +88,8 @@ final class ThrashBenchCommand implements Callable<Integer> {
   @Option(names = "--policy-file", description = "Policies to add (default: the shipped conf/user_ec_policies.xml).")
   Path policyFile;
 
-  @Option(names = "--scripts", description = "Directory of cluster.sh (default: dev-support/cluster next to the "
-      + "distribution).")
-  Path scripts;
-
-  @Option(names = "--state", description = "Working directory for confs, data and logs (default: a new one under "
-      + "/tmp); its logs stay after the run.")
-  Path state;
+  @Mixin
+  ClusterPlaces places;
 
   @Option(names = "--png-prefix", defaultValue = "ec-repair-bench-thrash", description = "The timeline is written "
       + "as PREFIX-timeline.png (default ${DEFAULT-VALUE}).")
@@ -122,11 +117,10 @@ final class ThrashBenchCommand implements Callable<Integer> {
     if (kinds.contains(FaultKind.DISK_FULL) && diskMiB == 0) {
       throw new IllegalArgumentException("disk-full needs a disk per DataNode (--disk MIB)");
     }
-    Path stateDir = state != null ? state.toAbsolutePath()
-        : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-thrash-" + ProcessHandle.current().pid());
+    Path stateDir = places.stateDir("ec-repair-thrash");
     ThrashRun.Settings settings = new ThrashRun.Settings(minutes, runSeed, cluster, chosen,
         policyFile != null ? policyFile.toAbsolutePath() : ShippedPolicies.defaultPolicyFile(),
-        ClusterBenchCommand.clusterScript(scripts), stateDir, settleSeconds, ClusterBenchCommand.parseSize(maxFile),
+        places.script(), stateDir, settleSeconds, ClusterBenchCommand.parseSize(maxFile),
         kinds, maxNodeFaults);
     err.println("bench thrash: seed " + runSeed + "; state, confs and JVM logs in " + stateDir);
     err.flush();

@@ -61,13 +61,8 @@ final class UpgradeBenchCommand implements Callable<Integer> {
       + "${DEFAULT-VALUE}).")
   int timeoutSeconds;
 
-  @Option(names = "--scripts", description = "Directory of cluster.sh (default: dev-support/cluster next to the "
-      + "distribution).")
-  Path scripts;
-
-  @Option(names = "--state", description = "Working directory for confs, data and logs (default: a new one under "
-      + "/tmp); its logs stay after the run.")
-  Path state;
+  @Mixin
+  ClusterPlaces places;
 
   @Mixin
   JsonOption json;
@@ -87,11 +82,10 @@ final class UpgradeBenchCommand implements Callable<Integer> {
     }
     ClusterOptions cluster = new ClusterOptions(dataNodes, 0, rate, rate, rate,
         ClusterBenchCommand.parseSize(blockSize), heap, Map.of()).withDist(fromDist);
-    Path stateDir = state != null ? state.toAbsolutePath()
-        : Path.of(System.getProperty("java.io.tmpdir"), "ec-repair-upgrade-" + ProcessHandle.current().pid());
+    Path stateDir = places.stateDir("ec-repair-upgrade");
     UpgradeRun.Settings settings = new UpgradeRun.Settings(cluster, toDist,
         policies != null ? policies : ThrashRun.defaultPolicies(dataNodes), groups,
-        ClusterBenchCommand.clusterScript(scripts), stateDir, timeoutSeconds * 1000L);
+        places.script(), stateDir, timeoutSeconds * 1000L);
     err.println("bench upgrade: Hadoop " + cluster.hadoopVersion() + " to " + cluster.withDist(toDist).hadoopVersion()
         + "; state, confs and JVM logs in " + stateDir);
     err.flush();
