@@ -145,7 +145,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
     long start = System.nanoTime();
     org.apache.hadoop.fs.Path file = fileUnder(policy);
     byte[] data = write(file, policy, blockSize, fileLength, seed);
-    List<LocatedBlock> groups = awaitReported(file, policy, timeoutMs);
+    List<LocatedBlock> groups = hdfs.awaitReported(file, timeoutMs);
     Map<String, byte[]> original = new HashMap<>();
     Map<Long, Integer> groupOf = new HashMap<>();
     DatanodeInfo victim = null;
@@ -290,7 +290,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
     for (ErasureCodingPolicy p : enabled) {
       org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(hdfs.directory(top + "/" + p.getName(), p), "file");
       write(file, p, p.getCellSize(), (long) p.getCellSize() * p.getNumDataUnits(), seed++);
-      awaitReported(file, p, 60_000);
+      hdfs.awaitReported(file, 60_000);
       files.add(file);
     }
     LocatedStripedBlock first = (LocatedStripedBlock) fs.getClient()
@@ -325,7 +325,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
                                    long seed, boolean stockClient, long timeoutMs) throws Exception {
     org.apache.hadoop.fs.Path file = fileUnder(policy);
     byte[] data = write(file, policy, blockSize, fileLength, seed);
-    List<LocatedBlock> groups = awaitReported(file, policy, timeoutMs);
+    List<LocatedBlock> groups = hdfs.awaitReported(file, timeoutMs);
     LocatedStripedBlock group0 = (LocatedStripedBlock) groups.get(0);
     DatanodeInfo victim = null;
     for (int j = 0; j < group0.getBlockIndices().length; j++) {
@@ -387,11 +387,6 @@ public final class MiniClusterRepairs implements AutoCloseable {
       }
     }
     return seen.containsAll(lost);
-  }
-
-  private List<LocatedBlock> awaitReported(org.apache.hadoop.fs.Path file, ErasureCodingPolicy policy, long timeoutMs)
-      throws IOException {
-    return hdfs.awaitReported(file, policy, timeoutMs);
   }
 
   /** The demo's file of {@code policy}, in a directory set to that policy. */

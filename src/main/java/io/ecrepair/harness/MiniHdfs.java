@@ -1,6 +1,7 @@
 package io.ecrepair.harness;
 
 import io.ecrepair.hdfs.CostKeys;
+import io.ecrepair.hdfs.ListedUnits;
 import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import java.io.File;
@@ -27,6 +28,7 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.MiniDFSClusterAccess;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
@@ -128,6 +130,22 @@ public final class MiniHdfs implements AutoCloseable {
    * system.
    */
   private static Configuration[] agentPorts(int dataNodes, int offset) {
+    Random random = new Random();
+    Configuration[] overlays = new Configuration[dataNodes];
+    Set<Integer> taken = new HashSet<>();
+    for (int i = 0; i < dataNodes; i++) {
+      int port = transferPortWithAgent(offset, random, taken);
+      Configuration c = new Configuration(false);
+      c.set(DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY, "127.0.0.1:" + port);
+      c.set(DFSConfigKeys.DFS_DATANODE_HTTP_ADDRESS_KEY, "127.0.0.1:0");
+      c.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, "127.0.0.1:0");
+      overlays[i] = c;
+    }
+    return overlays;
+  }
+
+  /** A free port P below the ephemeral range with P + offset free too, neither in {@code taken} (both added). */
+  private static int transferPortWithAgent(int offset, Random random, Set<Integer> taken) {
     int low = 32768;
     try {
       low = Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim()
@@ -136,23 +154,13 @@ public final class MiniHdfs implements AutoCloseable {
       // not Linux: assume the IANA default range
     }
     int top = Math.max(2048, Math.min(low, 65536) - offset - 1);
-    Random random = new Random();
-    Configuration[] overlays = new Configuration[dataNodes];
-    Set<Integer> taken = new HashSet<>();
-    for (int i = 0; i < dataNodes; i++) {
-      int port;
-      do {
-        port = 1024 + random.nextInt(top - 1024);
-      } while (taken.contains(port) || taken.contains(port + offset) || !free(port) || !free(port + offset));
-      taken.add(port);
-      taken.add(port + offset);
-      Configuration c = new Configuration(false);
-      c.set(DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY, "127.0.0.1:" + port);
-      c.set(DFSConfigKeys.DFS_DATANODE_HTTP_ADDRESS_KEY, "127.0.0.1:0");
-      c.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, "127.0.0.1:0");
-      overlays[i] = c;
-    }
-    return overlays;
+    int port;
+    do {
+      port = 1024 + random.nextInt(top - 1024);
+    } while (taken.contains(port) || taken.contains(port + offset) || !free(port) || !free(port + offset));
+    taken.add(port);
+    taken.add(port + offset);
+    return port;
   }
 
   private static boolean free(int port) {
@@ -267,48 +275,10 @@ public final class MiniHdfs implements AutoCloseable {
    * The file's groups once the NameNode knows each one's internal blocks (its data blocks that
    * hold bytes and every parity; block reports arrive after the file is closed).
    */
-  public List<LocatedBlock> awaitReported(org.apache.hadoop.fs.Path file, ErasureCodingPolicy policy, long timeoutMs)
-      throws IOException {
-    long deadline = System.currentTimeMillis() + timeoutMs;
-    while (true) {
-      List<LocatedBlock> groups = groups(file);
-      boolean all = true;
-      for (LocatedBlock b : groups) {
-        all &= missingIndices((LocatedStripedBlock) b, policy, Set.of()).isEmpty();
-      }
-      if (all) {
-        return groups;
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new IOException("the NameNode did not learn every internal block of " + file);
-      }
-      pause(100);
-    }
-  }
-
-  /**
-   * The internal blocks a group should have (its data blocks holding bytes, and every parity)
-   * with no location off the DataNodes whose transfer ports are {@code gonePorts}. Counted by
-   * index: a block listed twice (a stale replica beside a rebuilt one) does not stand in for
-   * another.
-   */
-  public static Set<Integer> missingIndices(LocatedStripedBlock group, ErasureCodingPolicy policy,
-                                            Set<Integer> gonePorts) {
-    int k = policy.getNumDataUnits();
-    int dataBlocks = (int) Math.min(k, (group.getBlockSize() + policy.getCellSize() - 1) / policy.getCellSize());
-    Set<Integer> missing = new java.util.TreeSet<>();
-    for (int i = 0; i < dataBlocks; i++) {
-      missing.add(i);
-    }
-    for (int i = 0; i < policy.getNumParityUnits(); i++) {
-      missing.add(k + i);
-    }
-    for (int j = 0; j < group.getBlockIndices().length; j++) {
-      if (!gonePorts.contains(group.getLocations()[j].getXferPort())) {
-        missing.remove((int) group.getBlockIndices()[j]);
-      }
-    }
-    return missing;
+  public List<LocatedBlock> awaitReported(org.apache.hadoop.fs.Path file, long timeoutMs) throws IOException {
+    return ListedUnits.await(fs.getClient(), file.toUri().getPath(), timeoutMs)
+        .orElseThrow(() -> new IOException("the NameNode did not learn every internal block of " + file + " in "
+            + timeoutMs / 1000 + " s"));
   }
 
   public static ExtendedBlock internal(LocatedStripedBlock group, int index, ErasureCodingPolicy policy) {
@@ -368,12 +338,43 @@ public final class MiniHdfs implements AutoCloseable {
     }
   }
 
-  /** Starts stopped DataNodes again on their ports and waits until the NameNode knows them. */
+  /**
+   * Starts stopped DataNodes again, on their ports where they are still free, and waits until
+   * the NameNode knows them.
+   */
   public void restart(List<MiniDFSCluster.DataNodeProperties> stopped) throws IOException {
     for (MiniDFSCluster.DataNodeProperties p : stopped) {
-      cluster.restartDataNode(p, true);
+      restart(p);
     }
     cluster.waitActive();
+  }
+
+  private void restart(MiniDFSCluster.DataNodeProperties stopped) throws IOException {
+    try {
+      cluster.restartDataNode(stopped, true);
+      return;
+    } catch (IOException e) {
+      if (!bindFailure(e)) {
+        throw e;
+      }
+    }
+    // Another socket took one of the old ports meanwhile (the IPC port is an ephemeral one the
+    // system hands out again). The DataNode keeps its identity and storage on new ports.
+    Configuration dnConf = MiniDFSClusterAccess.conf(stopped);
+    int offset = dnConf.getInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, DataNodeKeys.AGENT_PORT_OFFSET_DEFAULT);
+    int transfer = offset > 0 ? transferPortWithAgent(offset, new Random(), new HashSet<>()) : 0;
+    dnConf.set(DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY, "127.0.0.1:" + transfer);
+    dnConf.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, "127.0.0.1:0");
+    cluster.restartDataNode(stopped, false);
+  }
+
+  private static boolean bindFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static void pause(long millis) throws IOException {

@@ -125,7 +125,8 @@ class EncodeMatchesHdfsLayoutTest {
     Manifest manifest = new StripedFileEncoder(policy, blockSize, policy.code().create(RegionCoders.best()))
         .encode(local, encoded, x -> { });
 
-    List<LocatedBlock> groups = fs.getClient().getLocatedBlocks(file.toString(), 0, length).getLocatedBlocks();
+    List<LocatedBlock> groups = ListedUnits.await(fs.getClient(), file.toString(), 30_000).orElseThrow(
+        () -> new AssertionError("the NameNode did not learn every internal block of " + file));
     assertEquals(manifest.groups(), groups.size(), "block groups");
     int compared = 0;
     for (int g = 0; g < groups.size(); g++) {

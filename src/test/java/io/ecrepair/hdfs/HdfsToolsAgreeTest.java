@@ -81,7 +81,8 @@ class HdfsToolsAgreeTest {
             2L * cell, null)) {
           out.write(data);
         }
-        awaitReported(fs, file, data.length, p.getNumDataUnits() + p.getNumParityUnits());
+        assertTrue(ListedUnits.await(fs.getClient(), file.toString(), 30_000).isPresent(),
+            "the NameNode never heard of all internal blocks of " + file);
         Configuration client = cluster.getConfiguration(0);
         Configuration merged = withShippedSite(client);
         // hdfs debug verifyEC -file F with the shipped settings; a cell other than theirs (1 MiB) on the
@@ -147,17 +148,6 @@ class HdfsToolsAgreeTest {
     Configuration c = new Configuration(client);
     c.addResource(new org.apache.hadoop.fs.Path(Path.of("conf/hdfs-site.ec-repair.xml").toAbsolutePath().toUri()));
     return c;
-  }
-
-  /** Waits (30 s at most) until the NameNode heard of all n internal blocks of the file's group. */
-  private static void awaitReported(DistributedFileSystem fs, org.apache.hadoop.fs.Path file, long length, int n)
-      throws Exception {
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (((LocatedStripedBlock) fs.getClient().getLocatedBlocks(file.toString(), 0, length).getLocatedBlocks()
-        .get(0)).getBlockIndices().length < n) {
-      assertTrue(System.currentTimeMillis() < deadline, "the NameNode never heard of all internal blocks of " + file);
-      Thread.sleep(100);
-    }
   }
 
   /** Runs {@code hdfs debug [options] verifyEC -file F} in this JVM as the hdfs script does, capturing its output. */

@@ -64,6 +64,8 @@ class VectorCodeStockReadTest {
     try (FSDataOutputStream out = fs.create(file, FsPermission.getFileDefault(), true, 4096, (short) 1, 4L * CELL, null)) {
       out.write(data);
     }
+    // The file closed once each group's minimum was reported; HDFS's client cannot decode Clay.
+    assertTrue(ListedUnits.await(fs.getClient(), file.toString(), 30_000).isPresent(), "block reports");
     byte[] back = new byte[data.length];
     try (FSDataInputStream in = fs.open(file)) {
       in.readFully(0, back);

@@ -1,6 +1,7 @@
 package io.ecrepair.bench.cluster;
 
 import io.ecrepair.harness.PatternData;
+import io.ecrepair.hdfs.ListedUnits;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 
 /** Writing a benchmark file under a policy and waiting until the NameNode knows all its internal blocks. */
@@ -35,23 +35,13 @@ final class BenchFiles {
     }
   }
 
-  /** The file's block groups once every one lists all n internal blocks (full groups). */
-  static List<LocatedStripedBlock> awaitAllBlocks(DistributedFileSystem fs, Path file, ErasureCodingPolicy policy,
-                                                  long timeoutMs) throws IOException, InterruptedException {
-    int n = policy.getNumDataUnits() + policy.getNumParityUnits();
-    long deadline = System.currentTimeMillis() + timeoutMs;
-    while (true) {
-      List<LocatedBlock> groups = fs.getClient().getLocatedBlocks(file.toString(), 0, Long.MAX_VALUE)
-          .getLocatedBlocks();
-      if (groups.stream().allMatch(b -> ((LocatedStripedBlock) b).getBlockIndices().length >= n)) {
-        return groups.stream().map(b -> (LocatedStripedBlock) b).toList();
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new IOException("the NameNode did not learn every internal block of " + file + " in "
-            + timeoutMs / 1000 + " s");
-      }
-      Thread.sleep(100);
-    }
+  /** The file's block groups once each lists all its internal blocks. */
+  static List<LocatedStripedBlock> awaitAllBlocks(DistributedFileSystem fs, Path file, long timeoutMs)
+      throws IOException {
+    return ListedUnits.await(fs.getClient(), file.toString(), timeoutMs)
+        .orElseThrow(() -> new IOException("the NameNode did not learn every internal block of " + file + " in "
+            + timeoutMs / 1000 + " s"))
+        .stream().map(b -> (LocatedStripedBlock) b).toList();
   }
 
   /**

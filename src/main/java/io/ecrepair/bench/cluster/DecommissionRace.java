@@ -53,7 +53,7 @@ public final class DecommissionRace {
     progress.accept(String.format("%s: decommissioning: writing %d block groups (%d MiB) under %s", scenario, groups,
         length >> 20, policy.getName()));
     BenchFiles.write(fs, file, policy, blockSize, length, new PatternData(seed), written);
-    List<LocatedStripedBlock> before = BenchFiles.awaitAllBlocks(fs, file, policy, timeoutMs);
+    List<LocatedStripedBlock> before = BenchFiles.awaitAllBlocks(fs, file, timeoutMs);
     Node leaving = cluster.dataNodeAt(FullNodeRecovery.mostLoaded(before, Set.of()));
     List<int[]> held = new ArrayList<>();
     Map<String, String> originals = recovery.replicasOn(leaving, before, held);

@@ -88,7 +88,7 @@ public final class DegradedRead {
     progress.accept(scenario + ": writing one block group for the degraded reads");
     BenchFiles.write(fs, file, policy, blockSize, (long) policy.getNumDataUnits() * blockSize, new PatternData(seed),
         x -> { });
-    LocatedStripedBlock group = BenchFiles.awaitAllBlocks(fs, file, policy, timeoutMs).get(0);
+    LocatedStripedBlock group = BenchFiles.awaitAllBlocks(fs, file, timeoutMs).get(0);
     for (int j = 0; j < group.getBlockIndices().length; j++) {
       if (group.getBlockIndices()[j] == 0) {
         return cluster.dataNodeAt(group.getLocations()[j].getIpAddr());

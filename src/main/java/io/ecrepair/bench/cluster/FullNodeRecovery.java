@@ -423,7 +423,7 @@ public final class FullNodeRecovery {
     int n = policy.getNumDataUnits() + policy.getNumParityUnits();
     for (int attempt = 1; ; attempt++) {
       BenchFiles.write(fs, file, policy, blockSize, length, new PatternData(seed), written);
-      List<LocatedStripedBlock> groups = BenchFiles.awaitAllBlocks(fs, file, policy, timeoutMs);
+      List<LocatedStripedBlock> groups = BenchFiles.awaitAllBlocks(fs, file, timeoutMs);
       awaitNoRepairs(); // a reconstruction HDFS scheduled before the write's own reports came in
       List<String> twice = BenchFiles.nodesHoldingTwo(cluster, groups, n);
       if (twice.isEmpty()) {

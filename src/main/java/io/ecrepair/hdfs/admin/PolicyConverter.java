@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.admin;
 
+import io.ecrepair.hdfs.ListedUnits;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,6 +32,8 @@ import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
  */
 public final class PolicyConverter {
   /** HDFS's name for "replicated, not erasure-coded" ({@code hdfs ec -setPolicy -replicate}). */
+  /** How long a converted copy's block reports may trail its close. */
+  private static final long REPORT_WAIT_SECONDS = 30;
   public static final String REPLICATION = SystemErasureCodingPolicies.getReplicationPolicy().getName();
 
   /** One file: "converted", "unchanged" (already under the policy), "skipped" (open for write) or "failed". */
@@ -131,6 +134,12 @@ public final class PolicyConverter {
     FileStatus copied = fs.getFileStatus(copy);
     if (copied.getLen() != file.getLen()) {
       return "the copy has " + copied.getLen() + " bytes, the file " + file.getLen();
+    }
+    // The copy closed once each group's minimum was reported: reading it back or verifying it
+    // before the other reports came in would decode, or find no parity to compare.
+    if (!target.equals(REPLICATION)
+        && ListedUnits.await(fs.getClient(), copy.toUri().getPath(), REPORT_WAIT_SECONDS * 1000).isEmpty()) {
+      return "the NameNode did not learn every internal block of the copy in " + REPORT_WAIT_SECONDS + " s";
     }
     byte[] readBack;
     try (DigestInputStream in = new DigestInputStream(fs.open(copy), md5())) {

@@ -87,7 +87,7 @@ final class DegradedCluster implements AutoCloseable {
     hdfs.directory(file.getParent().toString(), policy);
     byte[] data = MiniHdfs.randomBytes(length, seed);
     hdfs.write(file, blockSize, data);
-    hdfs.awaitReported(file, policy, 30_000);
+    hdfs.awaitReported(file, 30_000);
     return data;
   }
 

@@ -92,7 +92,7 @@ class DegradedFileChecksumTest {
               k.codec() + ": checksums with data blocks " + java.util.Arrays.toString(k.lost()) + " of group 0 lost");
         } finally {
           c.hdfs.restart(stopped);
-          c.hdfs.awaitReported(file, policy, 60_000);
+          c.hdfs.awaitReported(file, 60_000);
         }
       }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.harness.MiniHdfs;
+import io.ecrepair.hdfs.ListedUnits;
 import io.ecrepair.hdfs.agent.ReadFaults;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
@@ -90,7 +91,7 @@ public final class RepairCluster implements AutoCloseable {
     Path file = new Path("/ec/" + name);
     hdfs.write(file, blockSize, data, checksum);
     files.put(file, data);
-    List<LocatedBlock> groups = hdfs.awaitReported(file, policy, 30_000);
+    List<LocatedBlock> groups = hdfs.awaitReported(file, 30_000);
     for (int g = 0; g < groups.size(); g++) {
       LocatedStripedBlock group = (LocatedStripedBlock) groups.get(g);
       for (int j = 0; j < group.getBlockIndices().length; j++) {
@@ -258,7 +259,7 @@ public final class RepairCluster implements AutoCloseable {
     for (Path file : files.keySet()) {
       List<LocatedBlock> groups = groups(file);
       for (int g = 0; g < groups.size(); g++) {
-        Set<Integer> missing = MiniHdfs.missingIndices((LocatedStripedBlock) groups.get(g), policy, stoppedPorts);
+        Set<Integer> missing = ListedUnits.unlisted((LocatedStripedBlock) groups.get(g), policy, stoppedPorts);
         if (!missing.isEmpty()) {
           out.append(out.length() == 0 ? "" : ", ").append(file).append('/').append(g).append(": ").append(missing);
         }

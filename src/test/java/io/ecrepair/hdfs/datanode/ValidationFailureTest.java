@@ -2,7 +2,7 @@ package io.ecrepair.hdfs.datanode;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ecrepair.harness.MiniHdfs;
+import io.ecrepair.hdfs.ListedUnits;
 import io.ecrepair.hdfs.task.ReconstructionLog;
 import io.ecrepair.hdfs.task.TaskReport;
 import io.ecrepair.testing.ClusterTest;
@@ -67,7 +67,7 @@ class ValidationFailureTest {
       }
       List<TaskReport> reports = ReconstructionLog.reports();
       assertTrue(reports.stream().noneMatch(TaskReport::succeeded), "a task committed a block: " + reports);
-      Set<Integer> missing = MiniHdfs.missingIndices((LocatedStripedBlock) c.groups(file).get(0), c.policy,
+      Set<Integer> missing = ListedUnits.unlisted((LocatedStripedBlock) c.groups(file).get(0), c.policy,
           Set.of(victim.getXferPort()));
       assertTrue(missing.contains(0), "block 0 is still missing, not rebuilt wrong: " + missing);
     }

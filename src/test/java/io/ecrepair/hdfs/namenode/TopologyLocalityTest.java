@@ -73,7 +73,7 @@ class TopologyLocalityTest {
       org.apache.hadoop.fs.Path other = new org.apache.hadoop.fs.Path("/plain/f");
       byte[] otherBytes = io.ecrepair.harness.MiniHdfs.randomBytes(2 * 6 * 2 * CELL, 32);
       c.hdfs.write(other, 2L * CELL, otherBytes);
-      for (LocatedBlock g : c.hdfs.awaitReported(other, plain, 30_000)) {
+      for (LocatedBlock g : c.hdfs.awaitReported(other, 30_000)) {
         assertEquals(4, perRack(g).size(), "an RS-6-3 group, not named: " + perRack(g));
       }
 
