@@ -26,6 +26,8 @@ import picocli.CommandLine.Spec;
         + "cells at a time.",
         "Bytes are read with their stored checksums verified; a replica that fails its checksum is reported to the "
             + "NameNode. Groups missing a data block are skipped (verify again after HDFS rebuilt it).",
+        "Where a row does not match, the one block the others contradict (wrong bytes under valid checksums) is "
+            + "found and reported to the NameNode as corrupt, which rebuilds it.",
         "Exit status: 0 when nothing bad was found, 1 when a group mismatched, failed a checksum or could not be read."})
 final class VerifyCommand implements Callable<Integer> {
   @Spec

@@ -29,7 +29,6 @@ import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.util.DataChecksum;
@@ -151,16 +150,43 @@ class ClusterCommandsTest {
 
   @Test
   @Order(3)
-  void verifyFindsParityThatDoesNotMatchItsData() throws Exception {
-    Path bad = cluster.write("bad", K * 4 * CELL, 2);
-    // A parity byte changed and its checksum recomputed: only re-encoding can tell.
-    rewriteReplica(bad, 0, K + 1, CELL + 7, true);
-    Run r = run("verify", "/ec/bad", "--json");
+  void verifyFindsAndReportsTheBlockWhoseBytesContradictTheOthers() throws Exception {
+    // A byte changed with its checksum recomputed, in a parity block, then in a data block:
+    // only decoding can tell, and tell which block it is.
+    for (int index : new int[] {K + 1, 2}) {
+      Path bad = cluster.write("bad" + index, K * 4 * CELL, 2);
+      rewriteReplica(bad, 0, index, CELL + 7, true);
+      Run r = run("verify", "/ec/bad" + index, "--json");
+      assertEquals(EcRepairCli.FAILED, r.code(), r.out() + r.err());
+      JsonNode g = r.json().get("groups").get(0);
+      assertEquals("mismatch", g.get("outcome").asText());
+      String detail = g.get("detail").asText();
+      assertTrue(detail.contains("internal block " + index + " on 127.0.0.1:"), detail);
+      assertTrue(detail.contains("block offset " + (CELL + 7)), detail);
+      assertTrue(detail.contains("reported to the NameNode"), detail);
+      JsonNode status = run("status", "/ec/bad" + index, "--json").json().get("groups").get(0);
+      for (int u = 0; u < K + M; u++) {
+        assertEquals(u == index ? "corrupt" : "ok", status.get("units").get(u).get("state").asText(), status.toString());
+      }
+      cluster.fs.delete(bad, false);
+    }
+  }
+
+  @Test
+  @Order(3)
+  void twoBlocksWithWrongBytesAreNotBlamedOnAThird() throws Exception {
+    Path bad = cluster.write("bad2", K * 4 * CELL, 5);
+    rewriteReplica(bad, 0, 1, 3 * CELL + 11, true);
+    rewriteReplica(bad, 0, K, 3 * CELL + 11, true);
+    Run r = run("verify", "/ec/bad2", "--json");
     assertEquals(EcRepairCli.FAILED, r.code(), r.out() + r.err());
     JsonNode g = r.json().get("groups").get(0);
     assertEquals("mismatch", g.get("outcome").asText());
-    assertTrue(g.get("detail").asText().contains("parity block " + (K + 1)), g.toString());
-    assertTrue(g.get("detail").asText().contains("block offset " + (CELL + 7)), g.toString());
+    assertTrue(g.get("detail").asText().contains("cannot be told"), g.toString());
+    JsonNode status = run("status", "/ec/bad2", "--json").json().get("groups").get(0);
+    for (int u = 0; u < K + M; u++) {
+      assertEquals("ok", status.get("units").get(u).get("state").asText(), status.toString());
+    }
     cluster.fs.delete(bad, false);
   }
 

@@ -159,19 +159,7 @@ public final class StripeVerifier {
             : "data block(s) " + missingData + " unavailable: decoding them takes every readable parity block, none "
                 + "is left to check (verify again once HDFS has rebuilt them)");
       }
-      int[] missing = missingData.stream().mapToInt(Integer::intValue).toArray();
-      CellRowRepair decode = null;
-      if (missing.length > 0 && RepairCatalog.owns(policy, true)) {
-        java.util.TreeSet<Integer> from = new java.util.TreeSet<>();
-        for (int u = 0; u < k; u++) {
-          from.add(u);
-        }
-        missingData.forEach(from::remove);
-        java.util.Arrays.stream(decodeFrom).forEach(from::add);
-        decode = CellRowRepair.plan(RepairCatalog.code(RepairCatalog.spec(policy)), missing,
-            from.stream().mapToInt(Integer::intValue).toArray());
-      }
-      Check check = new Check(missing, decodeFrom, checked.stream().mapToInt(Integer::intValue).toArray(), decode);
+      Check check = check(missingData, decodeFrom, checked);
       long rows = (groupLength + (long) k * cell - 1) / ((long) k * cell);
       int batchRows = Math.max(1, BATCH_BYTES / cell);
       ByteBuffer[] batch = new ByteBuffer[n];
@@ -199,7 +187,8 @@ public final class StripeVerifier {
           for (int r = 0; r < count; r++) {
             String mismatch = checkRow(r0 + r, r, batch, check);
             if (mismatch != null) {
-              return result("mismatch", mismatch);
+              return result("mismatch", locate(r0 + r, r, batch, missingData, parity).orElse(mismatch
+                  + "; which block holds the wrong bytes cannot be told from the blocks there are"));
             }
           }
         }
@@ -213,6 +202,69 @@ public final class StripeVerifier {
       return result("ok", checked.size() == n - k ? null : "checked parity block(s) " + checked
           + (missingData.isEmpty() ? "" : "; data block(s) " + missingData + " unavailable, decoded from parity "
               + java.util.Arrays.toString(decodeFrom)));
+    }
+
+    /** The check that decodes {@code missingData} from {@code decodeFrom} and compares {@code checked}. */
+    private Check check(List<Integer> missingData, int[] decodeFrom, List<Integer> checked) {
+      int[] missing = missingData.stream().mapToInt(Integer::intValue).toArray();
+      CellRowRepair decode = null;
+      if (missing.length > 0 && RepairCatalog.owns(policy, true)) {
+        java.util.TreeSet<Integer> from = new java.util.TreeSet<>();
+        for (int u = 0; u < k; u++) {
+          from.add(u);
+        }
+        missingData.forEach(from::remove);
+        java.util.Arrays.stream(decodeFrom).forEach(from::add);
+        decode = CellRowRepair.plan(RepairCatalog.code(RepairCatalog.spec(policy)), missing,
+            from.stream().mapToInt(Integer::intValue).toArray());
+      }
+      return new Check(missing, decodeFrom, checked.stream().mapToInt(Integer::intValue).toArray(), decode);
+    }
+
+    /**
+     * Finds the one block whose bytes in the mismatching row disagree with all the others and
+     * reports its replica to the NameNode as corrupt, so HDFS rebuilds it (its stored checksums
+     * match its wrong bytes, so no reader would). A block is the culprit when the row is
+     * consistent without it; when no block or several are (two blocks wrong, or too few parity
+     * blocks to tell), nothing is reported.
+     */
+    private Optional<String> locate(long row, int r, ByteBuffer[] batch, List<Integer> missingData,
+                                    List<Integer> parity) throws IOException {
+      List<Integer> culprits = new ArrayList<>();
+      List<Long> offsets = new ArrayList<>();
+      for (int u = 0; u < n; u++) {
+        if (internal[u] == null || length(u) <= row * cell) {
+          continue; // not read, or holds nothing in this row
+        }
+        List<Integer> missingWithout = new ArrayList<>(missingData);
+        List<Integer> parityWithout = new ArrayList<>(parity);
+        if (u < k) {
+          missingWithout.add(u);
+        } else {
+          parityWithout.remove((Integer) u);
+        }
+        int[] from = decodeFrom(missingWithout, parityWithout);
+        if (from == null) {
+          continue;
+        }
+        List<Integer> checkedWithout = new ArrayList<>(parityWithout);
+        for (int p : from) {
+          checkedWithout.remove((Integer) p);
+        }
+        Check without = check(missingWithout, from, checkedWithout);
+        if (!checkedWithout.isEmpty() && checkRow(row, r, batch, without) == null) {
+          culprits.add(u);
+          offsets.add(row * cell + stored(row, r, batch, u).mismatch(coded(row, r, batch, without)[u]));
+        }
+      }
+      if (culprits.size() != 1) {
+        return Optional.empty();
+      }
+      int u = culprits.get(0);
+      client.reportBadBlocks(new LocatedBlock[] {internal[u]});
+      return Optional.of("internal block " + u + " on " + internal[u].getLocations()[0].getXferAddr()
+          + " holds bytes the other blocks contradict in cell row " + row + " (block offset " + offsets.get(0)
+          + "), though its checksums match them (reported to the NameNode as corrupt)");
     }
 
     /**
@@ -312,19 +364,43 @@ public final class StripeVerifier {
 
     /** Encodes row {@code row} (index {@code r} in the batch) and compares its parity; null or the difference. */
     private String checkRow(long row, int r, ByteBuffer[] batch, Check check) throws IOException {
-      long rowData = Math.min((long) k * cell, groupLength - row * k * cell);
-      int codingLength = (int) Math.min(cell, rowData);
-      ByteBuffer[] data = new ByteBuffer[k];
+      ByteBuffer[] coded = coded(row, r, batch, check);
+      for (int unit : check.checked()) {
+        int at = stored(row, r, batch, unit).mismatch(coded[unit]);
+        if (at >= 0) {
+          return "parity block " + unit + " differs from the re-encoded data in cell row " + row + " (block offset "
+              + (row * cell + at) + ")";
+        }
+      }
+      return null;
+    }
+
+    /** Unit {@code unit}'s stored bytes of row {@code row} (index {@code r} in the batch), as far as the row codes. */
+    private ByteBuffer stored(long row, int r, ByteBuffer[] batch, int unit) {
+      return slice(batch[unit], r * cell, codingLength(row));
+    }
+
+    private int codingLength(long row) {
+      return (int) Math.min(cell, Math.min((long) k * cell, groupLength - row * k * cell));
+    }
+
+    /**
+     * Row {@code row} as the code gives it from the check's inputs: the n cells, data as stored
+     * or decoded, parity encoded from that data.
+     */
+    private ByteBuffer[] coded(long row, int r, ByteBuffer[] batch, Check check) throws IOException {
+      int codingLength = codingLength(row);
+      ByteBuffer[] cells = new ByteBuffer[n];
       for (int u = 0; u < k; u++) {
-        data[u] = slice(batch[u], r * cell, codingLength);
+        cells[u] = stored(row, r, batch, u);
       }
       if (check.missingData().length > 0) {
         ByteBuffer[] inputs = new ByteBuffer[n];
         for (int u = 0; u < k; u++) {
-          inputs[u] = contains(check.missingData(), u) ? null : slice(batch[u], r * cell, codingLength);
+          inputs[u] = contains(check.missingData(), u) ? null : stored(row, r, batch, u);
         }
         for (int u : check.decodeFrom()) {
-          inputs[u] = slice(batch[u], r * cell, codingLength);
+          inputs[u] = stored(row, r, batch, u);
         }
         ByteBuffer[] decoded = new ByteBuffer[check.missingData().length];
         for (int i = 0; i < decoded.length; i++) {
@@ -336,23 +412,21 @@ public final class StripeVerifier {
           decoder.decode(inputs, check.missingData(), decoded);
         }
         for (int i = 0; i < decoded.length; i++) {
-          data[check.missingData()[i]] = decoded[i].position(0).limit(codingLength);
+          cells[check.missingData()[i]] = decoded[i].position(0).limit(codingLength);
         }
       }
       ByteBuffer[] parity = new ByteBuffer[n - k];
       for (int j = 0; j < parity.length; j++) {
         parity[j] = ByteBuffer.allocateDirect(codingLength);
       }
-      encoder.encode(data, parity);
-      for (int unit : check.checked()) {
-        ByteBuffer stored = slice(batch[unit], r * cell, codingLength);
-        int at = stored.mismatch(parity[unit - k].position(0).limit(codingLength));
-        if (at >= 0) {
-          return "parity block " + unit + " differs from the re-encoded data in cell row " + row + " (block offset "
-              + (row * cell + at) + ")";
-        }
+      encoder.encode(java.util.Arrays.copyOf(cells, k), parity);
+      for (int j = 0; j < parity.length; j++) {
+        cells[k + j] = parity[j].position(0).limit(codingLength);
       }
-      return null;
+      for (int u = 0; u < k; u++) {
+        cells[u] = cells[u].duplicate().position(0).limit(codingLength); // the encoder moved their positions
+      }
+      return cells;
     }
 
     private static boolean contains(int[] units, int u) {
