@@ -152,8 +152,10 @@ write_conf() {  # write_conf NODE IP
     # Repair agents on 9866 + 10: RS (through the plugin) and LRC blocks rebuilt along helper chains.
     prop ecrepair.datanode.agent.port-offset 10
     # The benchmark enables each scenario's policy about 40 s before its first recovery: the
-    # DataNodes look for enabled policies (to ready their repairs) every 10 s, not every 60 s.
-    prop ecrepair.datanode.prepare.interval.seconds 10
+    # DataNodes look for enabled policies (to ready their repairs) every 7 s, not every 60 s.
+    # Under the IPC client's 10 s idle timeout, so their NameNode connection stays open rather
+    # than closing or not by a few milliseconds each time (the thrash run counts descriptors).
+    prop ecrepair.datanode.prepare.interval.seconds 7
     local kv
     for kv in "${DN_CONF[@]}"; do prop "${kv%%=*}" "${kv#*=}"; done
     echo '</configuration>'

@@ -56,7 +56,8 @@ final class ThrashBenchCommand implements Callable<Integer> {
   List<String> policies;
 
   @Option(names = "--faults", split = ",", description = "Fault kinds (default all): dn-kill, dn-kill-in-repair, "
-      + "dn-wipe, dn-isolate, dn-pause, agent-stall, disk-full, link-slow, replica-corrupt, nn-restart, client-kill, client-kill-read.")
+      + "dn-wipe, dn-isolate, dn-pause, agent-stall, disk-full, link-slow, replica-corrupt, replica-corrupt-silent, "
+      + "nn-restart, client-kill, client-kill-read.")
   List<String> faults;
 
   @Option(names = "--disk", defaultValue = "3072", description = "Each DataNode's own disk, MiB: an ext4 file "

@@ -4,17 +4,26 @@ import io.ecrepair.bench.cluster.ClusterHandle;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
  * What a DataNode's repair agent holds, read from outside its JVM: the plugin's threads that
  * come and go with requests and tasks (every thread it names starts with {@code ec-repair}, and
  * Linux keeps the first 15 characters of a Java thread's name), the TCP sockets to or from the
- * agent's port in the node's namespace, and the JVM's open file descriptors other than jars.
+ * agent's port in the node's namespace, and the JVM's open file descriptors by kind (sockets,
+ * pipes, selectors, replica files, other files by path) but those the JVM opens once and keeps.
  */
-public record AgentResources(int threads, int sockets, int descriptors) {
+public record AgentResources(int threads, int sockets, Map<String, Integer> descriptorKinds) {
+  public AgentResources {
+    descriptorKinds = Collections.unmodifiableMap(new TreeMap<>(descriptorKinds));
+  }
+
   /** The agents listen on the DataNode's transfer port plus this (the cluster's configuration). */
   static final int AGENT_PORT = 9866 + 10;
 
@@ -38,11 +47,9 @@ public record AgentResources(int threads, int sockets, int descriptors) {
         }
       }
     }
-    int fds;
+    Map<String, Integer> fds = new TreeMap<>();
     try (Stream<Path> f = Files.list(proc.resolve("fd"))) {
-      // Not the jars: the JVM opens a jar the first time it loads a class from it and keeps it
-      // open, so a class first used during the run adds one for good without anything leaking.
-      fds = (int) f.filter(fd -> !target(fd).endsWith(".jar")).count();
+      f.map(fd -> descriptorKind(target(fd))).filter(k -> !k.isEmpty()).forEach(k -> fds.merge(k, 1, Integer::sum));
     }
     String ss = cluster.exec(node, List.of("ss", "-tanH", "( sport = :" + AGENT_PORT + " or dport = :" + AGENT_PORT
         + " )"));
@@ -62,9 +69,52 @@ public record AgentResources(int threads, int sockets, int descriptors) {
         && !comm.startsWith("ec-repair-alarm") && !comm.startsWith("ec-repair-lefto");
   }
 
-  /** Whether nothing here exceeds {@code baseline}: threads and sockets exactly, descriptors exactly too. */
+  /**
+   * What a descriptor counts as; empty for those not counted. Not the jars: the JVM opens a jar
+   * the first time it loads a class from it and keeps it open, so a class first used during the
+   * run adds one for good without anything leaking. Not the random devices either, which the
+   * JVM's SecureRandom opens on first use and keeps for the process.
+   */
+  static String descriptorKind(String target) {
+    if (target.isEmpty() || target.endsWith(".jar") || target.equals("/dev/random") || target.equals("/dev/urandom")) {
+      return "";
+    }
+    if (target.startsWith("socket:")) {
+      return "socket";
+    }
+    if (target.startsWith("pipe:")) {
+      return "pipe";
+    }
+    if (target.startsWith("anon_inode:")) {
+      return target.substring("anon_inode:".length());
+    }
+    return target.contains("/current/BP-") ? "replica files" : target;
+  }
+
+  public int descriptors() {
+    return descriptorKinds.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  /** Whether nothing here exceeds {@code baseline}: threads, sockets and descriptors of each kind, exactly. */
   boolean within(AgentResources baseline) {
-    return threads <= baseline.threads && sockets <= baseline.sockets && descriptors <= baseline.descriptors;
+    return threads <= baseline.threads && sockets <= baseline.sockets && grownDescriptors(baseline).isEmpty();
+  }
+
+  /** The kinds of descriptor more numerous than in {@code baseline}, as "kind +n". */
+  String grownDescriptors(AgentResources baseline) {
+    List<String> grown = new ArrayList<>();
+    descriptorKinds.forEach((kind, n) -> {
+      int more = n - baseline.descriptorKinds.getOrDefault(kind, 0);
+      if (more > 0) {
+        grown.add(kind + " +" + more);
+      }
+    });
+    return String.join(", ", grown);
+  }
+
+  @Override
+  public String toString() {
+    return "threads " + threads + ", agent sockets " + sockets + ", descriptors " + descriptors();
   }
 
   private static String target(Path fd) {

@@ -29,6 +29,11 @@ public enum FaultKind {
   LINK_SLOW("link-slow", true),
   /** Flip bytes of a finalized replica on disk, its stored checksums left as they were (now invalid). */
   REPLICA_CORRUPT("replica-corrupt", false),
+  /**
+   * Flip bytes of a finalized parity replica and rewrite its stored checksums to match: only a
+   * scrub that decodes (ec-repair verify) can tell, and tell which replica it is.
+   */
+  REPLICA_CORRUPT_SILENT("replica-corrupt-silent", false),
   /** SIGKILL the NameNode and start it again. */
   NN_RESTART("nn-restart", false),
   /** SIGKILL a client JVM in the middle of writing a file. */

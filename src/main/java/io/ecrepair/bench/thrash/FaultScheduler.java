@@ -67,7 +67,8 @@ public final class FaultScheduler {
       case CLIENT_KILL_READ:
         return Optional.of(new Choice(kind, null, 0, 0));
       case REPLICA_CORRUPT:
-        return corruption(layout, busy);
+      case REPLICA_CORRUPT_SILENT:
+        return corruption(kind, layout, busy);
       default:
         if (busy.size() >= maxNodeFaults) {
           return Optional.empty();
@@ -89,9 +90,10 @@ public final class FaultScheduler {
 
   /**
    * A replica that is its block's only one (so whoever reads that block reads it) on a node
-   * under no fault, whose group stays decodable with it bad.
+   * under no fault, whose group stays decodable with it bad (silently: see
+   * {@link GroupLayout#allowsSilentCorruption}).
    */
-  private Optional<Choice> corruption(GroupLayout layout, Set<String> busy) {
+  private Optional<Choice> corruption(FaultKind kind, GroupLayout layout, Set<String> busy) {
     List<GroupLayout.Replica> candidates = new ArrayList<>();
     for (long b : new TreeSet<>(layout.blocks())) {
       Set<String> h = layout.holders(b);
@@ -105,8 +107,8 @@ public final class FaultScheduler {
     int start = random.nextInt(candidates.size());
     for (int i = 0; i < candidates.size(); i++) {
       GroupLayout.Replica r = candidates.get((start + i) % candidates.size());
-      if (layout.allowsCorruption(r)) {
-        return Optional.of(new Choice(FaultKind.REPLICA_CORRUPT, r.node(), r.blockId(), 0));
+      if (kind == FaultKind.REPLICA_CORRUPT ? layout.allowsCorruption(r) : layout.allowsSilentCorruption(r)) {
+        return Optional.of(new Choice(kind, r.node(), r.blockId(), 0));
       }
     }
     return Optional.empty();

@@ -18,10 +18,11 @@ public final class GroupLayout {
   /**
    * A group whose file the injector knows.
    *
+   * @param dataUnits k: units from k on are parity
    * @param units the internal blocks that exist (a short file's group has fewer data blocks)
    * @param decodable whether the code rebuilds the given lost units (sorted) from the others
    */
-  public record Group(long id, String policy, Set<Integer> units, Predicate<int[]> decodable) {}
+  public record Group(long id, String policy, int dataUnits, Set<Integer> units, Predicate<int[]> decodable) {}
 
   /** A replica file on one DataNode. */
   public record Replica(String node, long blockId) {}
@@ -30,6 +31,9 @@ public final class GroupLayout {
   private final Map<Long, Set<String>> holders = new HashMap<>();
   private final Set<String> downNodes = new HashSet<>();
   private final Set<Replica> corrupted = new HashSet<>();
+  private final Set<Long> silentGroups = new HashSet<>();
+  private final Set<String> settlingNodes = new HashSet<>();
+  private java.util.function.LongPredicate listedWhole = id -> true;
   private final Predicate<int[]> unknown;
 
   /** {@code unknown}: the rule for groups of files the injector has not mapped (the weakest code run). */
@@ -62,6 +66,27 @@ public final class GroupLayout {
   public void setCorrupted(Set<Replica> replicas) {
     corrupted.clear();
     corrupted.addAll(replicas);
+  }
+
+  /**
+   * Replicas corrupted with their checksums rewritten to match, not yet replaced. No read or
+   * repair can tell them from good ones, so a group holding one takes no other fault until
+   * then: a repair or degraded read of the group might decode from it.
+   */
+  public void setSilentlyCorrupted(Set<Replica> replicas) {
+    silentGroups.clear();
+    replicas.forEach(r -> silentGroups.add(groupOf(r.blockId())));
+  }
+
+  /** Nodes back from a fault a short while ago: the NameNode may still be rebuilding around them. */
+  public void setSettling(Set<String> nodes) {
+    settlingNodes.clear();
+    settlingNodes.addAll(nodes);
+  }
+
+  /** Whether the NameNode lists every unit of a group on a live replica (asked last, it may cost a call). */
+  public void setListedWhole(java.util.function.LongPredicate listedWhole) {
+    this.listedWhole = listedWhole;
   }
 
   /** Nodes holding a finalized replica of the block. */
@@ -108,7 +133,7 @@ public final class GroupLayout {
   /** Whether every group stays decodable with {@code node} out as well. */
   public boolean allowsNodeFault(String node) {
     for (long id : groupsOn(node)) {
-      if (!decodable(id, lost(id, Set.of(node), null))) {
+      if (silentGroups.contains(id) || !decodable(id, lost(id, Set.of(node), null))) {
         return false;
       }
     }
@@ -118,7 +143,28 @@ public final class GroupLayout {
   /** Whether the replica's group stays decodable with that replica bad as well. */
   public boolean allowsCorruption(Replica r) {
     long id = groupOf(r.blockId());
-    return decodable(id, lost(id, Set.of(), r));
+    return !silentGroups.contains(id) && decodable(id, lost(id, Set.of(), r));
+  }
+
+  /**
+   * Whether the replica may be corrupted silently: a parity unit (a data unit's wrong bytes
+   * would go to its readers as they are, which no checksum catches) of a mapped group with
+   * nothing out, on no node back from a fault lately, and whole at the NameNode: nothing is
+   * rebuilt in it, so nothing reads the parity before a scrub finds it.
+   */
+  public boolean allowsSilentCorruption(Replica r) {
+    long id = groupOf(r.blockId());
+    Group g = groups.get(id);
+    if (g == null || unitOf(r.blockId()) < g.dataUnits() || silentGroups.contains(id)
+        || lost(id, Set.of(), null).length > 0) {
+      return false;
+    }
+    for (int u : g.units()) {
+      if (holders(id + u).stream().anyMatch(settlingNodes::contains)) {
+        return false;
+      }
+    }
+    return listedWhole.test(id);
   }
 
   /** Whether every group is decodable now (what the injector keeps true). */

@@ -6,6 +6,7 @@ import io.ecrepair.bench.cluster.ReplicaFiles;
 import io.ecrepair.harness.DegradedReadProbe;
 import io.ecrepair.harness.PatternData;
 import io.ecrepair.harness.ShippedPolicies;
+import io.ecrepair.hdfs.ListedUnits;
 import io.ecrepair.hdfs.RepairCatalog;
 import io.ecrepair.hdfs.admin.StripeVerifier;
 import io.ecrepair.layout.Policy;
@@ -36,7 +37,6 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
@@ -87,8 +87,11 @@ public final class ThrashRun {
   /** A fault under way and when it ends. */
   private record Active(FaultScheduler.Choice choice, double start, double healAt, Process client) {}
 
-  /** A replica corrupted on purpose: where, and its bytes' digest right after the flip. */
-  private record Corruption(String node, long blockId, String digest, double at) {}
+  /**
+   * A replica corrupted on purpose: where, its bytes' digest right after the flip, and whether
+   * its stored checksums were rewritten to match.
+   */
+  private record Corruption(String node, long blockId, String digest, double at, boolean silent) {}
 
   /** Replicas corrupted on purpose and not yet replaced, at most: beyond, other faults get the turns. */
   private static final int MAX_CORRUPT = 3;
@@ -115,6 +118,8 @@ public final class ThrashRun {
   private long t0;
   private int deferred;
   private double lastNnRestart = -1e9;
+  /** When each node's last fault ended: the NameNode may still be rebuilding what it had scheduled. */
+  private final Map<String, Double> healedAt = new HashMap<>();
   /** Replicas corrupted on purpose and still bad at the last look. */
   private Set<GroupLayout.Replica> stillBad = Set.of();
   /** Completed files when the last fault was chosen: what a client killed mid-read reads. */
@@ -143,7 +148,7 @@ public final class ThrashRun {
       try (DistributedFileSystem dfs = (DistributedFileSystem) FileSystem.get(URI.create(c.nameNodeUri()), conf)) {
         fs = dfs;
         preparePolicies();
-        // the DataNodes ready enabled policies every 10 s: let that happen before the baseline
+        // the DataNodes ready enabled policies every 7 s: let that happen before the baseline
         Thread.sleep(12_000);
         Map<String, AgentResources> baseline = resources();
         progress.accept("baseline of the agents: " + baseline);
@@ -282,6 +287,13 @@ public final class ThrashRun {
         }
         if (stillBad.size() >= MAX_CORRUPT) {
           allowed.remove(FaultKind.REPLICA_CORRUPT);
+          allowed.remove(FaultKind.REPLICA_CORRUPT_SILENT);
+        }
+        // Silently bad parity must not be read by a repair before the scrub finds it (the
+        // layout keeps its group out of repairs); a restarted NameNode rebuilds what its
+        // block reports have not shown yet.
+        if (now() - lastNnRestart < 120) {
+          allowed.remove(FaultKind.REPLICA_CORRUPT_SILENT);
         }
         toRead = readable;
         Set<String> reconstructing = allowed.contains(FaultKind.DN_KILL_IN_REPAIR) && repairsInFlight() > 0
@@ -311,9 +323,9 @@ public final class ThrashRun {
         case AGENT_STALL -> cluster.stallAgent(c.node(), true);
         case DISK_FULL -> cluster.fillDisk(c.node(), fillBytes(c.node()));
         case LINK_SLOW -> cluster.shapeDataNode(c.node(), 2);
-        case REPLICA_CORRUPT -> {
+        case REPLICA_CORRUPT, REPLICA_CORRUPT_SILENT -> {
           what += " blk_" + c.blockId();
-          corrupt(c.node(), c.blockId(), at);
+          corrupt(c.node(), c.blockId(), at, c.kind() == FaultKind.REPLICA_CORRUPT_SILENT);
         }
         case NN_RESTART -> {
           cluster.restartNameNode();
@@ -343,7 +355,8 @@ public final class ThrashRun {
       faultsByKind.merge(c.kind().label(), 1, Integer::sum);
       progress.accept(String.format(Locale.ROOT, "[%4.0f s] fault: %s%s", at, what,
           c.seconds() > 0 ? " for " + c.seconds() + " s" : ""));
-      if (c.kind() == FaultKind.REPLICA_CORRUPT || c.kind() == FaultKind.NN_RESTART) {
+      if (c.kind() == FaultKind.REPLICA_CORRUPT || c.kind() == FaultKind.REPLICA_CORRUPT_SILENT
+          || c.kind() == FaultKind.NN_RESTART) {
         timeline.add(new Timeline.Span(c.kind(), c.node(), at, now()));
       } else {
         active.add(new Active(c, at, heal, client));
@@ -368,8 +381,11 @@ public final class ThrashRun {
     return Math.max(0, remaining - s.cluster().blockSize() / 2);
   }
 
-  /** Flips 1 to 8 bytes of the replica file; its .meta keeps the old checksums, which no longer match. */
-  private void corrupt(String node, long blockId, double at) throws IOException {
+  /**
+   * Flips 1 to 8 bytes of the replica file; its .meta keeps the old checksums, which no longer
+   * match, or ({@code silent}) gets checksums of the new bytes.
+   */
+  private void corrupt(String node, long blockId, double at, boolean silent) throws IOException {
     Optional<Path> file = ReplicaFiles.find(cluster.dataDir(node), blockId);
     if (file.isEmpty()) {
       throw new IOException("blk_" + blockId + " is no longer on " + node);
@@ -388,7 +404,15 @@ public final class ThrashRun {
         f.write(b ^ (1 + random.nextInt(255)));
       }
     }
-    corruptions.add(new Corruption(node, blockId, ReplicaFiles.digest(file.get()), at));
+    if (silent) {
+      ReplicaFiles.rewriteChecksums(file.get());
+    }
+    corruptions.add(new Corruption(node, blockId, ReplicaFiles.digest(file.get()), at, silent));
+  }
+
+  /** Whether the replica corrupted on purpose is still on its DataNode's disk, as corrupted. */
+  private boolean stillCorrupted(Corruption c) throws IOException {
+    return ReplicaFiles.digestOf(cluster.dataDir(c.node()), c.blockId()).filter(c.digest()::equals).isPresent();
   }
 
   private void healDue() throws IOException, InterruptedException {
@@ -428,6 +452,9 @@ public final class ThrashRun {
           c.node(), e.getMessage()));
     }
     timeline.add(new Timeline.Span(c.kind(), c.node(), a.start(), now()));
+    if (c.kind().takesNode()) {
+      healedAt.put(c.node(), now());
+    }
   }
 
   /** A DataNode JVM gone that no fault stopped. */
@@ -485,15 +512,48 @@ public final class ThrashRun {
         .forEach(a -> down.add(a.choice().node()));
     layout.setDown(down);
     Set<GroupLayout.Replica> bad = new HashSet<>();
+    Set<GroupLayout.Replica> silent = new HashSet<>();
     for (Corruption c : corruptions) {
-      Optional<Path> f = ReplicaFiles.find(cluster.dataDir(c.node()), c.blockId());
-      if (f.isPresent() && ReplicaFiles.digest(f.get()).equals(c.digest())) {
+      if (stillCorrupted(c)) {
         bad.add(new GroupLayout.Replica(c.node(), c.blockId()));
+        if (c.silent()) {
+          silent.add(new GroupLayout.Replica(c.node(), c.blockId()));
+        }
       }
     }
     layout.setCorrupted(bad);
+    layout.setSilentlyCorrupted(silent);
+    Set<String> settling = new HashSet<>();
+    healedAt.forEach((node, at) -> {
+      if (now() - at < 60) {
+        settling.add(node);
+      }
+    });
+    layout.setSettling(settling);
+    layout.setListedWhole(this::listedWhole);
     stillBad = bad;
     return layout;
+  }
+
+  /** Whether the NameNode lists every unit of the group on a live, uncorrupted replica (nothing to rebuild). */
+  private boolean listedWhole(long groupId) {
+    for (Map.Entry<String, List<GroupLayout.Group>> e : groupsByPath.entrySet()) {
+      if (e.getValue().stream().noneMatch(g -> g.id() == groupId)) {
+        continue;
+      }
+      try {
+        LocatedBlocks blocks = fs.getClient().getLocatedBlocks(e.getKey(), 0, Long.MAX_VALUE);
+        for (LocatedBlock b : blocks.getLocatedBlocks()) {
+          if (b.getBlock().getBlockId() == groupId) {
+            return !b.isCorrupt() && ListedUnits.unlisted((LocatedStripedBlock) b, blocks.getErasureCodingPolicy(),
+                Set.of()).isEmpty();
+          }
+        }
+      } catch (IOException ex) {
+        return false; // deleted, or the NameNode is away
+      }
+    }
+    return false;
   }
 
   /**
@@ -568,7 +628,7 @@ public final class ThrashRun {
           units.add(u);
         }
       }
-      out.add(new GroupLayout.Group(b.getBlock().getBlockId(), policy.getName(), units, decodable));
+      out.add(new GroupLayout.Group(b.getBlock().getBlockId(), policy.getName(), k, units, decodable));
     }
     return out;
   }
@@ -699,6 +759,13 @@ public final class ThrashRun {
       Map<String, Long> nn = NodeCounters.read(cluster.node("nn").ip() + ":9870",
           "Hadoop:service=NameNode,name=FSNamesystemState", 3000);
       if (nn.getOrDefault("NumLiveDataNodes", 0L) < cluster.dataNodes().size()) {
+        return false;
+      }
+      // An excess replica stays listed until its DataNode reports it deleted; a reader sent
+      // there meanwhile finds nothing (HDFS's own striped reader then decodes without that unit).
+      Map<String, Long> blocks = NodeCounters.read(cluster.node("nn").ip() + ":9870",
+          "Hadoop:service=NameNode,name=FSNamesystem", 3000);
+      if (blocks.getOrDefault("ExcessBlocks", 1L) + blocks.getOrDefault("PendingDeletionBlocks", 1L) > 0) {
         return false;
       }
       return unsettledGroups() == 0;
@@ -849,8 +916,7 @@ public final class ThrashRun {
     Set<Long> liveBlocks = new HashSet<>();
     Set<GroupLayout.Replica> onPurpose = new HashSet<>();
     for (Corruption c : corruptions) {
-      Optional<Path> f = ReplicaFiles.find(cluster.dataDir(c.node()), c.blockId());
-      if (f.isPresent() && ReplicaFiles.digest(f.get()).equals(c.digest())) {
+      if (stillCorrupted(c)) {
         onPurpose.add(new GroupLayout.Replica(c.node(), c.blockId()));
       }
     }
@@ -869,21 +935,28 @@ public final class ThrashRun {
             continue;
           }
           liveBlocks.add(id + u);
-          List<ReplicaScan.Replica> reps = onDisk.getOrDefault(id + u, List.of());
-          if (reps.isEmpty()) {
-            a.lostBytes += sl.internalBlockLength(groupLength, u);
-            a.wrong.add(f.path() + " group " + g + " unit " + u + " (blk_" + (id + u) + "): no replica on any disk; "
-                + "the NameNode places it on " + locations((LocatedStripedBlock) groups.get(g), u));
-          }
-          for (ReplicaScan.Replica r : reps) {
-            a.checked++;
+          int present = 0;
+          for (ReplicaScan.Replica r : onDisk.getOrDefault(id + u, List.of())) {
             if (onPurpose.contains(new GroupLayout.Replica(r.node(), id + u))) {
+              a.checked++;
+              present++;
               continue;  // bad on purpose: the corrupted-replica check below says whether HDFS replaced it
             }
-            if (!ReplicaFiles.digest(r.file()).equals(expected[u])) {
+            Optional<String> digest = ReplicaFiles.digestIfThere(r.file());
+            if (digest.isEmpty()) {
+              continue;  // an excess replica its DataNode deleted since the scan
+            }
+            a.checked++;
+            present++;
+            if (!digest.get().equals(expected[u])) {
               a.wrongBytes += sl.internalBlockLength(groupLength, u);
               a.wrong.add(f.path() + " group " + g + " unit " + u + " on " + r.node() + " (" + r.file() + ")");
             }
+          }
+          if (present == 0) {
+            a.lostBytes += sl.internalBlockLength(groupLength, u);
+            a.wrong.add(f.path() + " group " + g + " unit " + u + " (blk_" + (id + u) + "): no replica on any disk; "
+                + "the NameNode places it on " + locations((LocatedStripedBlock) groups.get(g), u));
           }
         }
       }
@@ -893,8 +966,7 @@ public final class ThrashRun {
         a.moot++;  // its file was deleted: nothing left to replace
         continue;
       }
-      Optional<Path> f = ReplicaFiles.find(cluster.dataDir(c.node()), c.blockId());
-      if (f.isPresent() && ReplicaFiles.digest(f.get()).equals(c.digest())) {
+      if (stillCorrupted(c)) {
         a.notReplaced.add("blk_" + c.blockId() + " on " + c.node() + " (corrupted at "
             + String.format(Locale.ROOT, "%.0f s", c.at()) + ")");
       } else {
@@ -918,25 +990,31 @@ public final class ThrashRun {
     return out.isEmpty() ? "no DataNode" : String.join(", ", out);
   }
 
-  /** Polls (up to 3 minutes: the agents' idle threads end after 10 to 60 s) until each DataNode is within its baseline. */
+  /**
+   * Polls (up to 3 minutes: the agents' idle threads end after 10 to 60 s) until each DataNode
+   * was within its baseline at least once: a leak never goes back, while an idle connection or
+   * a thread that comes and goes with the DataNode's own periodic work may be up at any one look.
+   */
   private boolean resourcesBack(Map<String, AgentResources> baseline, Map<String, String> out)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + 180_000_000_000L;
+    Set<String> back = new HashSet<>();
     while (true) {
       Map<String, AgentResources> nowR = resources();
-      boolean ok = true;
       out.clear();
       for (Map.Entry<String, AgentResources> b : baseline.entrySet()) {
         AgentResources r = nowR.get(b.getKey());
-        boolean within = r != null && r.within(b.getValue());
-        ok &= within;
-        if (!within) {
-          out.put(b.getKey(), "baseline " + b.getValue() + ", now " + r);
+        if (r != null && r.within(b.getValue())) {
+          back.add(b.getKey());
+        } else if (!back.contains(b.getKey())) {
+          out.put(b.getKey(), "baseline " + b.getValue() + "; now " + r
+              + (r == null || r.grownDescriptors(b.getValue()).isEmpty() ? "" : " (" + r.grownDescriptors(b.getValue()) + ")"));
         }
       }
+      boolean ok = back.containsAll(baseline.keySet());
       if (ok || System.nanoTime() > deadline) {
         if (ok) {
-          out.put("all", baseline.size() + " DataNodes within their baseline (threads, agent sockets, descriptors)");
+          out.put("all", baseline.size() + " DataNodes back within their baseline (threads, agent sockets, descriptors)");
         }
         return ok;
       }

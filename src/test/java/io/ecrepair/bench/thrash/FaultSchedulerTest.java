@@ -38,7 +38,7 @@ class FaultSchedulerTest {
         units.add(u);
         w.replicas.put(id + u, new HashSet<>(Set.of(nodes.get(u))));
       }
-      w.groups.add(new GroupLayout.Group(id, rs ? "RS-6-3-64k" : "BUTTERFLY-4-2-1024k", units,
+      w.groups.add(new GroupLayout.Group(id, rs ? "RS-6-3-64k" : "BUTTERFLY-4-2-1024k", rs ? 6 : 4, units,
           rs ? RS_6_3 : BUTTERFLY_4_2));
     }
     return w;
@@ -49,6 +49,8 @@ class FaultSchedulerTest {
     final Map<Long, Set<String>> replicas = new HashMap<>();
     final Set<String> down = new HashSet<>();
     final Set<GroupLayout.Replica> corrupted = new HashSet<>();
+    /** Of {@code corrupted}, those with checksums rewritten to match. */
+    final Set<GroupLayout.Replica> silent = new HashSet<>();
 
     GroupLayout layout() {
       GroupLayout l = new GroupLayout(BUTTERFLY_4_2);
@@ -56,7 +58,13 @@ class FaultSchedulerTest {
       replicas.forEach((b, nodes) -> nodes.forEach(n -> l.addReplica(n, b)));
       l.setDown(down);
       l.setCorrupted(corrupted);
+      l.setSilentlyCorrupted(silent);
       return l;
+    }
+
+    boolean silentGroupOn(String node) {
+      return silent.stream().anyMatch(r -> replicas.entrySet().stream().anyMatch(e -> e.getValue().contains(node)
+          && GroupLayout.groupOf(e.getKey()) == GroupLayout.groupOf(r.blockId())));
     }
   }
 
@@ -68,6 +76,7 @@ class FaultSchedulerTest {
     Random heal = new Random(3);
     int nodeFaults = 0;
     int corruptions = 0;
+    int silent = 0;
     int refusals = 0;
     for (int step = 0; step < 2000; step++) {
       // some node faults end: the node's replicas count again
@@ -78,6 +87,7 @@ class FaultSchedulerTest {
       }
       // HDFS replaces some corrupt replicas
       w.corrupted.removeIf(x -> heal.nextInt(10) == 0);
+      w.silent.retainAll(w.corrupted);
       Optional<FaultScheduler.Choice> c = s.choose(w.layout(), Set.copyOf(w.down), EnumSet.allOf(FaultKind.class), Set.copyOf(NODES));
       if (c.isEmpty()) {
         refusals++;
@@ -89,8 +99,18 @@ class FaultSchedulerTest {
         assertTrue(w.replicas.get(f.blockId()).contains(f.node()));
         w.corrupted.add(new GroupLayout.Replica(f.node(), f.blockId()));
         corruptions++;
+      } else if (f.kind() == FaultKind.REPLICA_CORRUPT_SILENT) {
+        long group = GroupLayout.groupOf(f.blockId());
+        int k = w.groups.stream().filter(g -> g.id() == group).findFirst().orElseThrow().dataUnits();
+        assertTrue(GroupLayout.unitOf(f.blockId()) >= k, "only parity is corrupted silently: " + f);
+        assertEquals(0, w.layout().lost(group, Set.of(), null).length, "silently, only in a group with nothing out");
+        GroupLayout.Replica r = new GroupLayout.Replica(f.node(), f.blockId());
+        w.corrupted.add(r);
+        w.silent.add(r);
+        silent++;
       } else if (f.kind().takesNode()) {
         assertFalse(w.down.contains(f.node()), "a node under a fault gets no second one");
+        assertFalse(w.silentGroupOn(f.node()), "no fault on a group holding a silently corrupted replica: " + f);
         assertTrue(f.seconds() >= 5 && f.seconds() <= 40, "duration " + f.seconds());
         w.down.add(f.node());
         ends.put(f.node(), step + 1 + f.seconds() / 5);
@@ -101,6 +121,7 @@ class FaultSchedulerTest {
     }
     assertTrue(nodeFaults > 100, "node faults: " + nodeFaults);
     assertTrue(corruptions > 50, "corruptions: " + corruptions);
+    assertTrue(silent > 20, "silent corruptions: " + silent);
     assertTrue(refusals >= 0);
   }
 
@@ -108,7 +129,7 @@ class FaultSchedulerTest {
   void aNodeFaultIsRefusedWhenAGroupWouldLoseMoreThanItsCodeRebuilds() {
     GroupLayout l = new GroupLayout(RS_6_3);
     long id = -1600;
-    l.addGroup(new GroupLayout.Group(id, "BUTTERFLY-4-2-1024k", Set.of(0, 1, 2, 3, 4, 5), BUTTERFLY_4_2));
+    l.addGroup(new GroupLayout.Group(id, "BUTTERFLY-4-2-1024k", 4, Set.of(0, 1, 2, 3, 4, 5), BUTTERFLY_4_2));
     for (int u = 0; u < 6; u++) {
       l.addReplica(NODES.get(u), id + u);
     }
@@ -123,6 +144,34 @@ class FaultSchedulerTest {
     FaultScheduler s = new FaultScheduler(1, List.of(FaultKind.DN_KILL), List.of("dn2", "dn3", "dn4", "dn5"), 3);
     assertEquals(Optional.of("dn2"), s.choose(l, Set.of("dn0"), EnumSet.allOf(FaultKind.class), Set.of())
         .map(FaultScheduler.Choice::node), "the only DataNode whose loss the group survives");
+  }
+
+  @Test
+  void aSilentlyCorruptedParityFreezesItsGroupUntilReplaced() {
+    GroupLayout l = new GroupLayout(RS_6_3);
+    long id = -1600;
+    l.addGroup(new GroupLayout.Group(id, "BUTTERFLY-4-2-1024k", 4, Set.of(0, 1, 2, 3, 4, 5), BUTTERFLY_4_2));
+    for (int u = 0; u < 6; u++) {
+      l.addReplica(NODES.get(u), id + u);
+    }
+    assertFalse(l.allowsSilentCorruption(new GroupLayout.Replica("dn1", id + 1)), "a data block's readers would get it");
+    assertTrue(l.allowsSilentCorruption(new GroupLayout.Replica("dn4", id + 4)));
+    l.setSettling(Set.of("dn2"));
+    assertFalse(l.allowsSilentCorruption(new GroupLayout.Replica("dn4", id + 4)), "dn2 just came back");
+    l.setSettling(Set.of("dn9"));
+    l.setListedWhole(group -> false);
+    assertFalse(l.allowsSilentCorruption(new GroupLayout.Replica("dn4", id + 4)), "the NameNode misses a unit");
+    l.setListedWhole(group -> true);
+    l.setDown(Set.of("dn0"));
+    assertFalse(l.allowsSilentCorruption(new GroupLayout.Replica("dn4", id + 4)), "a repair of block 0 would read it");
+    l.setDown(Set.of());
+    GroupLayout.Replica silent = new GroupLayout.Replica("dn4", id + 4);
+    l.setCorrupted(Set.of(silent));
+    l.setSilentlyCorrupted(Set.of(silent));
+    assertFalse(l.allowsNodeFault("dn0"), "a rebuild of block 0 would decode from the bad parity");
+    assertTrue(l.allowsNodeFault("dn7"), "dn7 holds nothing of the group");
+    assertFalse(l.allowsCorruption(new GroupLayout.Replica("dn5", id + 5)));
+    assertFalse(l.allowsSilentCorruption(new GroupLayout.Replica("dn5", id + 5)));
   }
 
   @Test
@@ -145,7 +194,7 @@ class FaultSchedulerTest {
     GroupLayout l = new GroupLayout(RS_6_3);
     long id = -3200;
     // one cell of data: units 0 and the three parities exist
-    l.addGroup(new GroupLayout.Group(id, "RS-6-3-64k", Set.of(0, 6, 7, 8), RS_6_3));
+    l.addGroup(new GroupLayout.Group(id, "RS-6-3-64k", 6, Set.of(0, 6, 7, 8), RS_6_3));
     l.addReplica("dn0", id);
     for (int u = 6; u < 9; u++) {
       l.addReplica(NODES.get(u), id + u);
