@@ -4,6 +4,7 @@ import io.ecrepair.bench.cluster.ClusterHandle.Node;
 import io.ecrepair.harness.DegradedReadProbe;
 import io.ecrepair.harness.PatternData;
 import io.ecrepair.harness.ShippedPolicies;
+import io.ecrepair.hdfs.ListedUnits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,6 +69,9 @@ public final class UpgradeRun {
   public Result run() throws IOException, InterruptedException {
     String from = settings.cluster().hadoopVersion();
     String to = settings.cluster().withDist(settings.toDist()).hadoopVersion();
+    if (to == null) {
+      throw new IOException("cannot tell which Hadoop " + settings.toDist() + " runs (no lib/hadoop/hadoop-hdfs-*.jar)");
+    }
     try (ClusterHandle cluster = ClusterHandle.start(settings.script(), settings.stateDir(), settings.cluster(),
         progress)) {
       List<Written> files;
@@ -90,7 +95,7 @@ public final class UpgradeRun {
         boolean pending = !fs.upgradeStatus();
         steps.add(new Step("upgrade", running, "NameNode started with -upgrade, " + cluster.dataNodes().size()
             + " DataNodes live, upgrade " + (pending ? "not yet finalized" : "FINALIZED TOO EARLY"), seconds(t),
-            running.startsWith(to == null ? "" : to) && pending));
+            running.startsWith(to) && pending));
 
         t = System.nanoTime();
         boolean read = readAll(cluster, files);
@@ -147,7 +152,9 @@ public final class UpgradeRun {
       files.add(new Written(file, p, length, seed++));
     }
     for (Written w : files) {
-      awaitUnits(fs, w, null);
+      if (ListedUnits.await(fs.getClient(), w.file().toString(), 30_000).isEmpty()) {
+        throw new IOException("the NameNode did not list every unit of " + w.file() + " in 30 s after it was written");
+      }
     }
     return files;
   }
@@ -235,7 +242,7 @@ public final class UpgradeRun {
       if (s.getLowRedundancyBlockGroups() == 0 && s.getMissingBlockGroups() == 0) {
         boolean all = true;
         for (Written w : files) {
-          all &= awaitUnits(fs, w, gone.ip());
+          all &= listedOffNode(fs, w, gone.ip());
         }
         if (all) {
           return true;
@@ -246,33 +253,16 @@ public final class UpgradeRun {
     return false;
   }
 
-  /**
-   * Whether each group of {@code w} lists all its units, none on {@code notOn}; with {@code notOn}
-   * null, waits (30 s at most) until they do, as after a write.
-   */
-  private static boolean awaitUnits(DistributedFileSystem fs, Written w, String notOn)
-      throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (true) {
-      boolean all = true;
-      for (LocatedBlock b : fs.getClient().getLocatedBlocks(w.file().toString(), 0, w.length()).getLocatedBlocks()) {
-        LocatedStripedBlock g = (LocatedStripedBlock) b;
-        int k = w.policy().getNumDataUnits();
-        int cell = w.policy().getCellSize();
-        int dataUnits = (int) Math.min(k, (g.getBlockSize() + cell - 1) / cell);
-        all &= g.getLocations().length == dataUnits + w.policy().getNumParityUnits();
-        for (var loc : g.getLocations()) {
-          all &= notOn == null || !loc.getIpAddr().equals(notOn);
-        }
+  /** Whether each group of {@code w} lists all its units, none on the node at {@code ip}. */
+  private static boolean listedOffNode(DistributedFileSystem fs, Written w, String ip) throws IOException {
+    for (LocatedBlock b : fs.getClient().getLocatedBlocks(w.file().toString(), 0, w.length()).getLocatedBlocks()) {
+      LocatedStripedBlock g = (LocatedStripedBlock) b;
+      if (!ListedUnits.unlisted(g, w.policy(), Set.of()).isEmpty()
+          || java.util.Arrays.stream(g.getLocations()).anyMatch(loc -> loc.getIpAddr().equals(ip))) {
+        return false;
       }
-      if (all || notOn != null) {
-        return all;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IOException("the NameNode did not list every unit of " + w.file() + " in 30 s after it was written");
-      }
-      Thread.sleep(200);
     }
+    return true;
   }
 
   /** How many lost units' rebuilt replicas equal the replicas written before the upgrade. */
