@@ -132,6 +132,18 @@ final class PlanBound {
     return b.result(central, liveDataNodes);
   }
 
+  /**
+   * The busiest link's load, in blocks at the base link rate, with way {@code chosen[i]} for
+   * task i: what a given rule's choices leave, to set against {@link #of}'s two figures.
+   */
+  static double busiest(List<Task> tasks, int[] chosen, Links links) {
+    PlanBound b = new PlanBound(tasks, links);
+    for (int i = 0; i < tasks.size(); i++) {
+      b.add(i, tasks.get(i).options().get(chosen[i]), 1);
+    }
+    return b.busiest();
+  }
+
   private Busiest result(double central, int liveDataNodes) {
     long receiving = java.util.Arrays.stream(in).filter(v -> v > 1e-12).count();
     if (receiving > liveDataNodes) {

@@ -55,6 +55,12 @@ public interface AgentContext {
    */
   AtomicLong inbound();
 
+  /**
+   * Bytes this DataNode's own reconstruction tasks chose to receive in the last moment and may not
+   * count in {@link #inbound()} yet: a task announces its choice so that the next one weighs it.
+   */
+  long plannedInbound();
+
   /** The distributed repairs this DataNode takes part in, coordinator or helper. */
   PlanSessions sessions();
 

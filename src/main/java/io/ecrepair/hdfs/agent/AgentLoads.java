@@ -48,8 +48,27 @@ public final class AgentLoads {
    */
   public static long[] probe(AgentContext ctx, int[] units, Map<Integer, Deque<DatanodeInfo>> sources,
                              IntFunction<ExtendedBlock> blockOf, long intentBytes) {
+    long[] intents = new long[units.length];
+    java.util.Arrays.fill(intents, intentBytes);
+    return ask(ctx, units, sources, blockOf, intents);
+  }
+
+  /**
+   * Announces a choice: tells each unit's agent that the chosen plan brings {@code bytes[i]} to
+   * {@code units[i]}'s DataNode, so the repairs planned next see it before any of its bytes move
+   * ({@link LoadIntents}); returns once every agent answered or the probe timed out.
+   */
+  public static void announce(AgentContext ctx, int[] units, Map<Integer, Deque<DatanodeInfo>> sources,
+                              IntFunction<ExtendedBlock> blockOf, long[] bytes) {
+    ask(ctx, units, sources, blockOf, bytes);
+  }
+
+  private static long[] ask(AgentContext ctx, int[] units, Map<Integer, Deque<DatanodeInfo>> sources,
+                            IntFunction<ExtendedBlock> blockOf, long[] intents) {
     List<Future<Long>> asked = new ArrayList<>();
-    for (int u : units) {
+    for (int i = 0; i < units.length; i++) {
+      int u = units[i];
+      long intentBytes = intents[i];
       org.apache.hadoop.hdfs.protocol.DatanodeInfo source = sources.get(u).peekFirst();
       InetSocketAddress agent = ctx.agentAddress(source);
       ExtendedBlock block = blockOf.apply(u);

@@ -35,7 +35,8 @@ public final class LoadProbe {
     }
     gate.startWork(r, Admission.Slot.REQUEST, PlanPartRequest.ERROR);
     AgentProof.prove(r.out(), ctx.datanode(), challenge, block, AgentProof.Purpose.SERVE);
-    r.out().writeLong(ctx.inbound().get() + intents.othersThenAdd(intent, System.currentTimeMillis()));
+    r.out().writeLong(ctx.inbound().get() + ctx.plannedInbound()
+        + intents.othersThenAdd(intent, System.currentTimeMillis()));
     r.out().flush();
   }
 

@@ -36,6 +36,12 @@ public final class DataNodeKeys {
   /** Parallel repair of Clay and Butterfly blocks across the helpers' agents (needs the agents; false = central). */
   public static final String PARALLEL_KEY = "ecrepair.datanode.parallel";
   public static final boolean PARALLEL_DEFAULT = true;
+  /**
+   * A DataNode's first task of a full-node recovery runs centrally ({@link io.ecrepair.plan.RecoveryShare});
+   * false: every task weighs the parallel plans.
+   */
+  public static final String CENTRAL_SHARE_KEY = "ecrepair.datanode.parallel.central-share";
+  public static final boolean CENTRAL_SHARE_DEFAULT = true;
   /** KiB of each sub-chunk per slice of a parallel repair: a value flows on before its sub-chunk is done. */
   public static final String PLAN_PIECE_KB_KEY = "ecrepair.datanode.plan.piece.kb";
   public static final int PLAN_PIECE_KB_DEFAULT = 4;

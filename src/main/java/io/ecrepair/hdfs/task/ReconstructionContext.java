@@ -50,7 +50,19 @@ public final class ReconstructionContext implements AgentContext {
   private final PlanSessions sessions = new PlanSessions();
   /** Bytes this DataNode's repairs (its tasks and the parts its agent runs) still expect to receive. */
   private final java.util.concurrent.atomic.AtomicLong inbound = new java.util.concurrent.atomic.AtomicLong();
+  /**
+   * What this DataNode's tasks chose to receive, until their repairs count it in {@link #inbound}
+   * (within milliseconds of the choice; counted for a second).
+   */
+  private final io.ecrepair.hdfs.agent.LoadIntents planned = new io.ecrepair.hdfs.agent.LoadIntents(1_000);
+  /** Reconstruction tasks handed to this DataNode and not yet ended. */
+  private final java.util.concurrent.atomic.AtomicInteger tasks = new java.util.concurrent.atomic.AtomicInteger();
+  /** This DataNode's tasks that run centrally as its share of a recovery ({@link ParallelChoice}). */
+  private final java.util.concurrent.atomic.AtomicInteger centralShares = new java.util.concurrent.atomic.AtomicInteger();
+  /** Held while a task weighs and announces its plan, so this DataNode's tasks choose one after another. */
+  private final java.util.concurrent.locks.ReentrantLock choosing = new java.util.concurrent.locks.ReentrantLock();
   private final boolean parallel;
+  private final boolean centralShare;
   private final int planPieceBytes;
   private final int clientParts;
   private final AgentLimits agentLimits;
@@ -97,6 +109,7 @@ public final class ReconstructionContext implements AgentContext {
     }
     this.agentLimits = agentLimits(conf);
     this.parallel = conf.getBoolean(DataNodeKeys.PARALLEL_KEY, DataNodeKeys.PARALLEL_DEFAULT);
+    this.centralShare = conf.getBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, DataNodeKeys.CENTRAL_SHARE_DEFAULT);
     int pieceKb = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT);
     if (pieceKb < 1 || pieceKb > PlanPartRequest.MAX_PIECE / 1024) {
       throw new IllegalArgumentException(DataNodeKeys.PLAN_PIECE_KB_KEY + " must be 1.."
@@ -275,6 +288,11 @@ public final class ReconstructionContext implements AgentContext {
     return parallel && agentPortOffset > 0;
   }
 
+  /** Whether a DataNode's first task of a recovery runs centrally ({@link DataNodeKeys#CENTRAL_SHARE_KEY}). */
+  boolean centralShare() {
+    return centralShare;
+  }
+
   /** Bytes of each sub-chunk per slice of a parallel repair. */
   int planPieceBytes() {
     return planPieceBytes;
@@ -287,6 +305,31 @@ public final class ReconstructionContext implements AgentContext {
   @Override
   public java.util.concurrent.atomic.AtomicLong inbound() {
     return inbound;
+  }
+
+  @Override
+  public long plannedInbound() {
+    return planned.othersThenAdd(0, System.currentTimeMillis());
+  }
+
+  /** A task of this DataNode chose a plan that brings it {@code bytes}. */
+  void planned(long bytes) {
+    planned.othersThenAdd(Math.min(bytes, io.ecrepair.hdfs.agent.LoadIntents.MAX_BYTES), System.currentTimeMillis());
+  }
+
+  /** Reconstruction tasks handed to this DataNode and not yet ended. */
+  java.util.concurrent.atomic.AtomicInteger tasks() {
+    return tasks;
+  }
+
+  /** This DataNode's tasks running centrally as its share of a recovery. */
+  java.util.concurrent.atomic.AtomicInteger centralShares() {
+    return centralShares;
+  }
+
+  /** The lock a task holds from weighing its plans to announcing its choice. */
+  java.util.concurrent.locks.ReentrantLock choosing() {
+    return choosing;
   }
 
   /** The distributed repairs this DataNode takes part in, coordinator or helper. */

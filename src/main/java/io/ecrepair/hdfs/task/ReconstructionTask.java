@@ -38,6 +38,8 @@ public final class ReconstructionTask implements Runnable {
   private final DataNodeConnector connector;
   private final HelperReaders readers;
   private final TaskStats stats = new TaskStats();
+  /** Whether this task runs centrally as its DataNode's share of a recovery (counted in the context). */
+  private boolean centralShare;
 
   public ReconstructionTask(ReconstructionContext ctx, ReconstructionOrder order, int xmitsCharged) {
     this.ctx = ctx;
@@ -46,6 +48,7 @@ public final class ReconstructionTask implements Runnable {
     this.connector = new DataNodeConnector(ctx.datanode(), ctx.conf(), ctx.readTimeoutMillis(),
         ctx.helperReceiveBufferBytes());
     this.readers = new HelperReaders(ctx, connector, order);
+    ctx.tasks().incrementAndGet();
   }
 
   @Override
@@ -64,6 +67,10 @@ public final class ReconstructionTask implements Runnable {
         dn.getMetrics().incrECFailedReconstructionTasks();
       }
     } finally {
+      ctx.tasks().decrementAndGet();
+      if (centralShare) {
+        ctx.centralShares().decrementAndGet();
+      }
       // HDFS charged xmits when it submitted the task (ErasureCodingWorker); give them back.
       dn.decrementXmitsInProgress(xmitsCharged);
       if (dn.getMetrics() != null) {
@@ -165,7 +172,9 @@ public final class ReconstructionTask implements Runnable {
       return 0;
     }
     long planStart = System.nanoTime();
-    Plan plan = ParallelChoice.choose(ctx, group, sources);
+    ParallelChoice.Choice choice = ParallelChoice.choose(ctx, group, sources);
+    centralShare = choice.centralShare();
+    Plan plan = choice.plan();
     stats.planned(planStart);
     if (plan == null) {
       return 0;

@@ -58,6 +58,8 @@ class AgentAttackTest {
   private static Configuration agentsAndTokens() {
     Configuration c = new Configuration(false);
     c.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
+    // Every task weighs the plans (none runs centrally as its DataNode's share), so parallel repairs run.
+    c.setBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, false);
     c.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
     return c;
   }

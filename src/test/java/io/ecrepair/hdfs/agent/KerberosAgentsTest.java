@@ -44,6 +44,8 @@ class KerberosAgentsTest {
     Configuration conf = secure.conf("privacy");
     conf.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
     conf.setBoolean(DataNodeKeys.PARALLEL_KEY, true);
+    // Every task weighs the plans (none runs centrally as its DataNode's share), so parallel repairs run.
+    conf.setBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, false);
     try (RepairCluster c = new RepairCluster(secure.dir("dfs"), 8, "clay", 4, 2, CELL, 4, conf)) {
       assertTrue(UserGroupInformation.isSecurityEnabled(), "the cluster runs with Kerberos");
       org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 5);

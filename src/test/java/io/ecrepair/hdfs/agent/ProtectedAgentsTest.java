@@ -56,6 +56,8 @@ class ProtectedAgentsTest {
     c.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
     c.setBoolean(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, true);
     c.setBoolean(DataNodeKeys.PARALLEL_KEY, parallel);
+    // Every task weighs the plans (none runs centrally as its DataNode's share), so parallel repairs run.
+    c.setBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, false);
     // No parts for clients: the DataNodes' own repairs, whose tokens are the DataNodes', are not limited by it.
     c.setInt(DataNodeKeys.AGENT_CLIENT_PARTS_KEY, 0);
     return c;

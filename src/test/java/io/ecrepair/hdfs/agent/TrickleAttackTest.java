@@ -53,6 +53,8 @@ class TrickleAttackTest {
     Configuration conf = new Configuration(false);
     conf.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
     conf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    // Every task weighs the plans (none runs centrally as its DataNode's share), so parallel repairs run.
+    conf.setBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, false);
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 8, "clay", 4, 2, CELL, 4, conf)) {
       org.apache.hadoop.fs.Path file = c.write("f", 4 * 4 * CELL, 11);
       c.awaitHealthy();

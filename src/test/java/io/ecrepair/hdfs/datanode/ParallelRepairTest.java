@@ -52,6 +52,8 @@ class ParallelRepairTest {
   private static Configuration parallel(boolean tokens) {
     Configuration extra = new Configuration(false);
     extra.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, 7);
+    // Every task weighs the plans (none runs centrally as its DataNode's share), so parallel repairs run.
+    extra.setBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, false);
     extra.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, tokens);
     return extra;
   }
