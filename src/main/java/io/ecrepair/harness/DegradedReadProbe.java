@@ -42,7 +42,12 @@ public final class DegradedReadProbe {
    *     cells rebuilt, reads the helpers' repair agents served and their bytes, fallbacks);
    *     all zero for HDFS's own stream
    */
-  public record Result(long bytesFetched, long bytesReturned, double seconds, boolean equal, PathFigures stream) {
+  public record Result(long bytesFetched, long bytesReturned, double seconds, boolean equal, PathFigures stream,
+                       double cpuSeconds) {
+    public Result(long bytesFetched, long bytesReturned, double seconds, boolean equal, PathFigures stream) {
+      this(bytesFetched, bytesReturned, seconds, equal, stream, Double.NaN);
+    }
+
     public double fetchedPerReturned() {
       return bytesReturned == 0 ? 0 : (double) bytesFetched / bytesReturned;
     }
@@ -181,6 +186,7 @@ public final class DegradedReadProbe {
       long returned = 0;
       boolean equal = true;
       long rx0 = received == null ? 0 : received.getAsLong();
+      long cpu0 = processCpuNanos();
       long t0 = System.nanoTime();
       for (long[] c : cells) {
         in.readFully(c[0], buf, 0, (int) c[1]);
@@ -188,11 +194,18 @@ public final class DegradedReadProbe {
         equal &= expected.matches(c[0], buf, 0, (int) c[1]);
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
+      double cpuSeconds = cpu0 < 0 ? Double.NaN : (processCpuNanos() - cpu0) / 1e9;
       long fetched = received == null ? ((HdfsDataInputStream) in).getReadStatistics().getTotalBytesRead()
           : received.getAsLong() - rx0;
       DegradedReadStats stats = DegradedReadStats.of(in);
-      return new Result(fetched, returned, seconds, equal, PathFigures.of(stats));
+      return new Result(fetched, returned, seconds, equal, PathFigures.of(stats), cpuSeconds);
     }
+  }
+
+  /** CPU nanoseconds this JVM has spent (every thread: the stream's readers too); -1 where the JVM does not say. */
+  private static long processCpuNanos() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
   }
 
   /**
@@ -265,9 +278,61 @@ public final class DegradedReadProbe {
       } else if (lost >= 0) {
         out.put("degraded", json(lost, blockSize, read(fs, file, cells(layout, groupLength, 0, lost, blockSize),
             data::matches, in -> { }, DegradedReadProbe::rxBytes)));
+        // An application's random reads: small reads inside the healthy block, then inside the lost one.
+        java.util.Random rnd = new java.util.Random(Long.parseLong(args[7]));
+        put(out, "healthy", "smallReads", smallReads(fs, file, cells(layout, groupLength, 0, healthy, blockSize),
+            SMALL_READS, rnd, data::matches));
+        put(out, "degraded", "smallReads", smallReads(fs, file, cells(layout, groupLength, 0, lost, blockSize),
+            SMALL_READS, rnd, data::matches));
       }
     }
     System.out.println(new ObjectMapper().writeValueAsString(out));
+  }
+
+  /** Small reads timed per block read. */
+  static final int SMALL_READS = 100;
+  /** Bytes of each small read. */
+  public static final int SMALL_READ_BYTES = 64 * 1024;
+
+  /**
+   * {@code count} positional reads of {@link #SMALL_READ_BYTES} at random offsets inside the
+   * cells {@code cells} (one block's), each checked, through one stream: their latency's p50 and
+   * p99 in ms, and whether every byte matched.
+   */
+  static Map<String, Object> smallReads(FileSystem fs, Path file, List<long[]> cells, int count, java.util.Random rnd,
+                                        Expected expected) throws IOException {
+    double[] ms = new double[count];
+    boolean equal = true;
+    byte[] buf = new byte[SMALL_READ_BYTES];
+    try (FSDataInputStream in = fs.open(file)) {
+      for (int i = 0; i < count; i++) {
+        long[] c = cells.get(rnd.nextInt(cells.size()));
+        int len = (int) Math.min(SMALL_READ_BYTES, c[1]);
+        long at = c[0] + (c[1] == len ? 0 : (long) (rnd.nextDouble() * (c[1] - len)));
+        long t0 = System.nanoTime();
+        in.readFully(at, buf, 0, len);
+        ms[i] = (System.nanoTime() - t0) / 1e6;
+        equal &= expected.matches(at, buf, 0, len);
+      }
+    }
+    java.util.Arrays.sort(ms);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("count", count);
+    m.put("bytes", SMALL_READ_BYTES);
+    m.put("p50Ms", percentile(ms, 0.50));
+    m.put("p99Ms", percentile(ms, 0.99));
+    m.put("verified", equal);
+    return m;
+  }
+
+  /** The nearest-rank percentile of sorted values. */
+  static double percentile(double[] sorted, double p) {
+    return sorted[Math.max(0, (int) Math.ceil(p * sorted.length) - 1)];
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void put(Map<String, Object> out, String read, String key, Object value) {
+    ((Map<String, Object>) out.get(read)).put(key, value);
   }
 
   private static Map<String, Object> json(int index, long bytes, Result r) {
@@ -278,6 +343,7 @@ public final class DegradedReadProbe {
     m.put("rxBytes", r.bytesFetched());
     m.put("agentReads", r.stream().agentReads());
     m.put("verified", r.equal() && r.bytesReturned() == bytes);
+    m.put("cpuSeconds", Double.isNaN(r.cpuSeconds()) ? null : r.cpuSeconds());
     return m;
   }
 

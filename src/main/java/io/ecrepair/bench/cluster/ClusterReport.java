@@ -77,7 +77,8 @@ public final class ClusterReport {
           Double.isNaN(floor) ? "-" : f2(r.repairSeconds() / floor) + "x", r.bound() == null ? "-" : r.bound().link(),
           peer == null ? "-" : f2(peer.repairSeconds() / r.repairSeconds()) + "x",
           f2(r.measuredBlocks()), f2(r.theoryBlocks()), pct(r.measuredBlocks() / r.theoryBlocks() - 1),
-          f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), r.verified() ? "yes" : "NO"));
+          f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), cpu(r.cpuSecondsPerRebuiltBlock()),
+          cpu(r.cpuSecondsPerBlockMoved()), r.verified() ? "yes" : "NO"));
       if (racks) {
         row.addAll(List.of(Scenario.parse(r.scenario()).placement(), r.written().combinedGroups() + "/"
             + r.written().groups(), r.rebuilt().combinedGroups() + "/" + r.rebuilt().groups(),
@@ -87,7 +88,7 @@ public final class ClusterReport {
     }
     List<String> header = new ArrayList<>(List.of("scenario", "rebuilt by", "killed", "blocks", "detect s", "repair s",
         "floor s", "x floor", "busiest link", "vs peer", "recv/block", "theory", "dev", "max load", "CPU idle",
-        "verified"));
+        "CPU s/block", "CPU s/moved", "verified"));
     if (racks) {
       header.addAll(List.of("placement", "combined as written", "after", "cross-rack/block", "most in a rack"));
     }
@@ -138,14 +139,14 @@ public final class ClusterReport {
       List<String> row = new ArrayList<>(List.of(r.scenario(), r.strategy(), Integer.toString(r.lostIndex()),
           f2(r.seconds()) + (r.taskTimed() ? "" : " (NN)"), f2(floor), f2(r.seconds() / floor) + "x",
           f2(r.healthySeconds()), f2(r.ratio()) + "x", rs == null || rs == r ? "-" : f2(rs.seconds() / r.seconds()) + "x",
-          f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), r.verified() ? "yes" : "NO"));
+          f2(r.maxLoadBlocks()), idle(r.cpuIdleShare()), cpu(r.cpuSecondsTotal()), r.verified() ? "yes" : "NO"));
       if (racks) {
         row.addAll(List.of(r.placement(), f2(r.crossRackBlocks())));
       }
       rows.add(row);
     }
     List<String> header = new ArrayList<>(List.of("scenario", "strategy", "lost", "repair s", "floor s", "x floor",
-        "healthy read s", "x healthy", "vs RS", "busiest recv (blocks)", "CPU idle", "verified"));
+        "healthy read s", "x healthy", "vs RS", "busiest recv (blocks)", "CPU idle", "DataNode CPU s", "verified"));
     if (racks) {
       header.addAll(List.of("placement", "cross-rack blocks"));
     }
@@ -189,10 +190,38 @@ public final class ClusterReport {
           r.client() + (r.costModel() ? " +costs" : ""), f2(r.healthySeconds()), f2(r.degradedSeconds()),
           f2(floor), f2(r.degradedSeconds() / floor) + "x", f2(r.slowdown()) + "x",
           base == null || base == r ? "-" : f2(r.degradedSeconds() / base.degradedSeconds()) + "x",
-          f2(r.fetchedBlocks()), f2(r.theoryBlocks()), r.verified() ? "yes" : "NO"));
+          f2(r.fetchedBlocks()), f2(r.theoryBlocks()), cpu(r.healthyClientCpu()) + " / " + cpu(r.degradedClientCpu()),
+          r.small() == null ? "-" : String.format(Locale.ROOT, "%.1f / %.1f (%.1fx)", r.small().degradedP50(),
+              r.small().degradedP99(), r.small().degradedP50() / r.small().healthyP50()),
+          r.verified() ? "yes" : "NO"));
     }
     return new Rows(List.of("policy", "client", "healthy s", "degraded s", "floor s", "x floor", "x healthy",
-        "vs RS stock", "fetched blocks", "theory", "verified"), rows);
+        "vs RS stock", "fetched blocks", "theory", "client CPU s (healthy / degraded)",
+        "64 KiB reads p50 / p99 ms (x healthy p50)", "verified"), rows);
+  }
+
+  /** The DataNodes' own CPU accounting for a recovery ({@link ProcessCpu}), beside the host's busy share. */
+  private static void putCpu(Map<String, Object> m, FullNodeRecovery.Result r) {
+    if (r.cpuSeconds().isEmpty()) {
+      return;
+    }
+    Map<String, Object> perNode = new java.util.TreeMap<>();
+    r.cpuSeconds().forEach((n, v) -> perNode.put(n, Math.round(v * 1000) / 1000.0));
+    m.put("cpuSeconds", perNode);
+    m.put("cpuSecondsTotal", finite(r.cpuSecondsTotal()));
+    m.put("cpuSecondsPerRebuiltBlock", finite(r.cpuSecondsPerRebuiltBlock()));
+    m.put("cpuSecondsPerBlockMoved", finite(r.cpuSecondsPerBlockMoved()));
+    m.put("idleClusterCpuPerSecond", finite(r.backgroundCpu()));
+    m.put("hostBusyCpuSeconds", finite(r.hostBusyCpuSeconds()));
+  }
+
+  /** {@code v}, or null (JSON's "unknown") where it is not a number. */
+  private static Double finite(double v) {
+    return Double.isFinite(v) ? v : null;
+  }
+
+  private static String cpu(double v) {
+    return Double.isNaN(v) || Double.isInfinite(v) ? "-" : String.format(java.util.Locale.ROOT, "%.2f", v);
   }
 
   /** {"results": [...]} in the bench shape of docs/architecture.md#command-line-contract (suite "cluster"), with the run's settings. */
@@ -226,6 +255,7 @@ public final class ClusterReport {
       m.put("busiestReceivedBlocks", r.busiestReceivedBlocks());
       m.put("cpuIdleShare", Double.isNaN(r.cpuIdleShare()) ? null : r.cpuIdleShare());
       m.put("cpuSaturated", r.cpuSaturated());
+      putCpu(m, r);
       double floor = floorSeconds(r);
       m.put("floorSeconds", Double.isNaN(floor) ? null : floor);
       m.put("timeOverFloor", Double.isNaN(floor) ? null : r.repairSeconds() / floor);
@@ -268,6 +298,16 @@ public final class ClusterReport {
       m.put("floorSeconds", readFloor(r));
       m.put("fetchedBlocks", r.fetchedBlocks());
       m.put("theoryBlocks", r.theoryBlocks());
+      // The reading client's own CPU (its JVM's accounting), the healthy read beside the degraded one.
+      m.put("healthyClientCpuSeconds", Double.isNaN(r.healthyClientCpu()) ? null : r.healthyClientCpu());
+      m.put("degradedClientCpuSeconds", Double.isNaN(r.degradedClientCpu()) ? null : r.degradedClientCpu());
+      if (r.small() != null) {
+        m.put("smallReadBytes", io.ecrepair.harness.DegradedReadProbe.SMALL_READ_BYTES);
+        m.put("smallReadP50Ms", r.small().degradedP50());
+        m.put("smallReadP99Ms", r.small().degradedP99());
+        m.put("healthySmallReadP50Ms", r.small().healthyP50());
+        m.put("healthySmallReadP99Ms", r.small().healthyP99());
+      }
       m.put("verified", r.verified());
       results.add(m);
     }
@@ -285,6 +325,9 @@ public final class ClusterReport {
       m.put("maxLoadBlocks", r.maxLoadBlocks());
       m.put("blockBytes", r.blockBytes());
       m.put("cpuIdleShare", Double.isNaN(r.cpuIdleShare()) ? null : r.cpuIdleShare());
+      if (!r.cpuSeconds().isEmpty()) {
+        m.put("cpuSecondsTotal", finite(r.cpuSecondsTotal()));
+      }
       m.put("verified", r.verified());
       m.put("nodes", nodes(r.bytes()));
       if (!Double.isNaN(r.crossRackBlocks())) {

@@ -10,8 +10,9 @@ import java.net.URL;
 /**
  * Who rebuilt the blocks: reconstruction task counters from a DataNode's JMX servlet. HDFS's
  * {@code EcReconstructionTasks} counts every task; the plugin's {@code Tasks} those it ran
- * itself, so the difference ran through HDFS's stock reconstruction. Bytes are never taken
- * from here: the benchmark counts them on the network interfaces.
+ * itself, so the difference ran through HDFS's stock reconstruction; and the CPU time each
+ * DataNode's JVM spent. Bytes are never taken from here: the benchmark counts them on the
+ * network interfaces.
  */
 final class DataNodeJmx {
   /**
@@ -45,9 +46,25 @@ final class DataNodeJmx {
     return new Tasks(all, Math.max(0, plugin), Math.max(0, parallel), Math.max(0, millis));
   }
 
+  /**
+   * CPU seconds the DataNode's JVM has spent, by its own accounting (the JVM's
+   * {@code ProcessCpuTime}): what its threads cost, whatever else runs on the host.
+   */
+  static double cpuSeconds(String ip) throws IOException {
+    long nanos = attribute(ip, "java.lang:type=OperatingSystem", "ProcessCpuTime");
+    if (nanos < 0) {
+      throw new IOException("the DataNode at " + ip + " does not report its JVM's CPU time");
+    }
+    return nanos / 1e9;
+  }
+
   /** One numeric attribute of the first bean matching the name pattern; -1 when there is none. */
   private static long counter(String ip, String beanName, String attribute) throws IOException {
-    URL url = new URL("http://" + ip + ":9864/jmx?qry=Hadoop:service=DataNode,name=" + beanName);
+    return attribute(ip, "Hadoop:service=DataNode,name=" + beanName, attribute);
+  }
+
+  private static long attribute(String ip, String query, String attribute) throws IOException {
+    URL url = new URL("http://" + ip + ":9864/jmx?qry=" + query);
     HttpURLConnection c = (HttpURLConnection) url.openConnection();
     c.setConnectTimeout(5000);
     c.setReadTimeout(10000);

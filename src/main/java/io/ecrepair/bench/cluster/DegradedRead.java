@@ -31,7 +31,19 @@ public final class DegradedRead {
    */
   public record Result(String scenario, String policy, String client, String fileSystem, long blockBytes,
                        double healthySeconds, long healthyRxBytes, double degradedSeconds, long degradedRxBytes,
-                       boolean verified, double theoryBlocks, int blocksRead, boolean costModel, String strategy) {
+                       boolean verified, double theoryBlocks, int blocksRead, boolean costModel, String strategy,
+                       double healthyClientCpu, double degradedClientCpu, SmallReads small) {
+    /** Small random reads' latency inside the healthy and the lost block, ms; null where none ran. */
+    public record SmallReads(double healthyP50, double healthyP99, double degradedP50, double degradedP99,
+                             boolean verified) {}
+
+    public Result(String scenario, String policy, String client, String fileSystem, long blockBytes,
+                  double healthySeconds, long healthyRxBytes, double degradedSeconds, long degradedRxBytes,
+                  boolean verified, double theoryBlocks, int blocksRead, boolean costModel, String strategy) {
+      this(scenario, policy, client, fileSystem, blockBytes, healthySeconds, healthyRxBytes, degradedSeconds,
+          degradedRxBytes, verified, theoryBlocks, blocksRead, costModel, strategy, Double.NaN, Double.NaN, null);
+    }
+
     public Result(String scenario, String policy, String client, String fileSystem, long blockBytes,
                   double healthySeconds, long healthyRxBytes, double degradedSeconds, long degradedRxBytes,
                   boolean verified, double theoryBlocks, int blocksRead, boolean costModel) {
@@ -134,11 +146,31 @@ public final class DegradedRead {
     // repair can read the very cells the read returns), so 1 block per block.
     double theory = wholeGroup ? 1.0 : ours ? RepairTheory.blocksRead(policy.getName(), 0)
         : RepairTheory.stockBlocksRead(policy.getName());
+    Result.SmallReads small = small(h, d);
     return new Result(scenario, policy.getName(), client, j.path("fileSystem").asText(), blockSize,
         h.path("seconds").asDouble(), h.path("rxBytes").asLong(), d.path("seconds").asDouble(),
-        d.path("rxBytes").asLong(), h.path("verified").asBoolean() && d.path("verified").asBoolean(), theory,
+        d.path("rxBytes").asLong(), h.path("verified").asBoolean() && d.path("verified").asBoolean()
+            && (small == null || small.verified()), theory,
         wholeGroup ? policy.getNumDataUnits() : 1, costModel,
-        DegradedReadProbe.strategy(client.equals("stock"), policy, d.path("agentReads").asLong()));
+        DegradedReadProbe.strategy(client.equals("stock"), policy, d.path("agentReads").asLong()),
+        cpu(h), cpu(d), small);
+  }
+
+  /** The small reads of the healthy and the lost block; null where the probe ran none. */
+  private static Result.SmallReads small(JsonNode healthy, JsonNode degraded) {
+    JsonNode h = healthy.path("smallReads");
+    JsonNode d = degraded.path("smallReads");
+    if (h.isMissingNode() || d.isMissingNode()) {
+      return null;
+    }
+    return new Result.SmallReads(h.path("p50Ms").asDouble(), h.path("p99Ms").asDouble(), d.path("p50Ms").asDouble(),
+        d.path("p99Ms").asDouble(), h.path("verified").asBoolean() && d.path("verified").asBoolean());
+  }
+
+  /** The probe's own CPU seconds for one read; NaN where its JVM did not say. */
+  private static double cpu(JsonNode read) {
+    JsonNode c = read.path("cpuSeconds");
+    return c.isNumber() ? c.asDouble() : Double.NaN;
   }
 
   /**

@@ -50,6 +50,7 @@ public final class FullNodeRecovery {
                        List<LostBlock> lost, double detectSeconds, double repairSeconds, double wallSeconds,
                        Map<String, NodeCounters.Bytes> bytes, long pluginTasks, long allTasks, double theoryBlocks,
                        double measuredBlocks, double maxLoadBlocks, double taskSeconds, double cpuIdleShare,
+                       Map<String, Double> cpuSeconds, double backgroundCpu, double hostBusyCpuSeconds,
                        RackLayout written, RackLayout rebuilt, long crossRackBytes, PlanBound.Busiest bound) {
     public boolean verified() {
       return !lost.isEmpty() && lost.stream().allMatch(LostBlock::verified);
@@ -59,6 +60,21 @@ public final class FullNodeRecovery {
     public boolean cpuSaturated() {
       return cpuIdleShare < HostCpu.SATURATED;
     }
+
+    /** The live DataNodes' CPU seconds for the recovery, their idle background taken off; NaN where not measured. */
+    public double cpuSecondsTotal() {
+      return cpuSeconds.isEmpty() ? Double.NaN : ProcessCpu.total(cpuSeconds);
+    }
+
+    public double cpuSecondsPerRebuiltBlock() {
+      return lost.isEmpty() ? Double.NaN : cpuSecondsTotal() / lost.size();
+    }
+
+    /** Per block the DataNodes received for the recovery. */
+    public double cpuSecondsPerBlockMoved() {
+      return lost.isEmpty() || !(measuredBlocks > 0) ? Double.NaN : cpuSecondsTotal() / (measuredBlocks * lost.size());
+    }
+
 
     /** The most any live DataNode received, in blocks. */
     public double busiestReceivedBlocks() {
@@ -136,8 +152,16 @@ public final class FullNodeRecovery {
     cluster.settleWrites();
     try {
       DataNodeJmx.Tasks tasksBefore = tasks(victim);
+      List<Node> live = cluster.dataNodes().stream().filter(n -> !n.equals(victim)).toList();
+      boolean measured = !scenario.matches(".*-warmup\\d+$"); // nobody reads a warm-up's figures
+      Map<String, Double> background = Map.of();
+      if (measured) {
+        progress.accept(scenario + ": measuring the idle DataNodes' CPU for " + ProcessCpu.BACKGROUND_MS / 1000 + " s");
+        background = ProcessCpu.background(live, progress);
+      }
       NodeCounters countersBefore = cluster.counters();
       HostCpu cpuBefore = null;
+      Map<String, Double> dnCpuBefore = Map.of();
       progress.accept(String.format("%s: %s %s (%s), which holds %d internal blocks %s; waiting for the "
           + "NameNode to notice and rebuild them", scenario, loss == Loss.CRASH ? "killing" : "cutting off", victim.name(),
           victim.ip(), lost.size(), indices(lost)));
@@ -165,6 +189,7 @@ public final class FullNodeRecovery {
           if (t1 == 0 && !lists(after, victim)) {
             t1 = System.nanoTime();
             cpuBefore = HostCpu.now();
+            dnCpuBefore = measured ? ProcessCpu.nowOrNone(live, progress) : Map.of();
             progress.accept(String.format("%s: NameNode dropped %s's replicas %.1f s after the kill; reconstruction "
                 + "runs", scenario, victim.name(), (t1 - t0) / 1e9));
           }
@@ -179,7 +204,10 @@ public final class FullNodeRecovery {
         Thread.sleep(100);
       }
       long t2 = System.nanoTime();
-      double idle = HostCpu.now().idleShareSince(cpuBefore);
+      HostCpu cpuAfter = HostCpu.now();
+      double idle = cpuAfter.idleShareSince(cpuBefore);
+      Map<String, Double> dnCpu = dnCpuBefore.isEmpty() || background.isEmpty() ? Map.of()
+          : ProcessCpu.net(dnCpuBefore, ProcessCpu.nowOrNone(live, progress), background, (t2 - t1) / 1e9);
       NodeCounters all = cluster.counters().since(countersBefore);
       NodeCounters delta = all.withoutRackLegs();
       DataNodeJmx.Tasks done = tasks(victim).minus(tasksBefore);
@@ -191,7 +219,8 @@ public final class FullNodeRecovery {
       return new Result(scenario, policy.getName(), groups, blockSize, victim.name(), rebuilt, (t1 - t0) / 1e9,
           (t2 - t1) / 1e9, (t2 - t0) / 1e9, delta.nodes(), done.plugin(), done.all(), theory,
           repairBlocks(delta, victim, rebuilt.size(), blockSize), maxLoad(delta, rebuilt, blockSize),
-          done.plugin() == 0 ? Double.NaN : done.pluginMillis() / 1000.0 / done.plugin(), idle,
+          done.plugin() == 0 ? Double.NaN : done.pluginMillis() / 1000.0 / done.plugin(), idle, dnCpu,
+          ProcessCpu.total(background), cpuAfter.busySecondsSince(cpuBefore),
           RackLayout.of(policy, before, ip -> cluster.dataNodeAt(ip).rack()),
           RackLayout.of(policy, after, ip -> cluster.dataNodeAt(ip).rack()),
           cluster.racks() > 0 ? all.crossRackBytes() : -1, bound(scenario, policy, before, after, lost));

@@ -28,6 +28,12 @@ record HostCpu(long idle, long total) {
     }
   }
 
+  /** CPU seconds the host's processes spent since {@code before}, all of them (USER_HZ ticks of 1/100 s); NaN where unknown. */
+  double busySecondsSince(HostCpu before) {
+    long dt = total - before.total;
+    return dt <= 0 ? Double.NaN : (dt - (idle - before.idle)) / 100.0;
+  }
+
   /** The share of CPU time spent idle since {@code before}; NaN where /proc/stat cannot be read. */
   double idleShareSince(HostCpu before) {
     long dt = total - before.total;

@@ -33,8 +33,8 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
    * 1 MiB cells (4 KiB sub-chunks), whose repair on this 2-core machine is bound by them.
    */
   public static final String DEFAULTS =
-      "RS-10-4-1024k,RS-10-4-1024k+plugin,CLAY-10-4-4096k+central,CLAY-10-4-4096k,BUTTERFLY-10-2-4096k,"
-          + "LRC-L2-12-4-1024k";
+      "RS-10-4-1024k,RS-10-4-1024k+plugin,CLAY-10-4-4096k+central,CLAY-10-4-4096k,BUTTERFLY-10-2-4096k+central,"
+          + "BUTTERFLY-10-2-4096k,LRC-L2-12-4-1024k";
   /**
    * With racks: stock RS-10-4, and LRC(12,2,2) placed as HDFS places it and with combined
    * locality (both repaired by the plugin's rack-local chains).

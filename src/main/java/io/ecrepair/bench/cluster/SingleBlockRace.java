@@ -24,7 +24,12 @@ public final class SingleBlockRace {
   public record Result(String scenario, String policy, String strategy, int lostIndex, double seconds,
                        boolean taskTimed, double healthySeconds, double maxLoadBlocks, long blockBytes,
                        Map<String, NodeCounters.Bytes> bytes, boolean verified, double cpuIdleShare,
-                       String placement, double crossRackBlocks) {
+                       Map<String, Double> cpuSeconds, String placement, double crossRackBlocks) {
+    /** The live DataNodes' CPU seconds for the repair, beyond their idle background; NaN where not measured. */
+    public double cpuSecondsTotal() {
+      return cpuSeconds.isEmpty() ? Double.NaN : ProcessCpu.total(cpuSeconds);
+    }
+
     public double ratio() {
       return seconds / healthySeconds;
     }
@@ -50,7 +55,7 @@ public final class SingleBlockRace {
     double seconds = timed ? r.taskSeconds() : r.repairSeconds();
     Result out = new Result(s.name(), policy.getName(), s.strategy(), r.lost().isEmpty() ? -1 : r.lost().get(0).index(),
         seconds, timed, healthy, r.busiestReceivedBlocks(), blockSize, r.bytes(), r.verified(), r.cpuIdleShare(),
-        s.placement(), r.crossRackBlocksPerRebuiltBlock());
+        r.cpuSeconds(), s.placement(), r.crossRackBlocksPerRebuiltBlock());
     progress.accept(String.format(java.util.Locale.ROOT, "%s: single-block race: block %d rebuilt in %.2f s against "
         + "%.2f s for a healthy read (%.2fx), busiest DataNode received %.2f blocks%s, %s", s.name(), out.lostIndex(),
         seconds, healthy, out.ratio(), out.maxLoadBlocks(), Double.isNaN(out.crossRackBlocks()) ? ""

@@ -35,15 +35,16 @@ class ClusterReportTest {
       lost.add(new FullNodeRecovery.LostBlock(g, 3, 1003 + 16 * g, "dn1", true));
     }
     return new FullNodeRecovery.Result(scenario, Scenario.parse(scenario).policy(), 20, B, "dn0", lost, 11.0,
-        repairSeconds, 11.0 + repairSeconds, bytes, plugin, all, theory, measured, measured, 1.0, 0.5, null, null, -1,
-        bound);
+        repairSeconds, 11.0 + repairSeconds, bytes, plugin, all, theory, measured, measured, 1.0, 0.5,
+        Map.of("dn1", 8.0, "dn2", 2.0), 0.3, 14.0, null, null, -1, bound);
   }
 
   static FullNodeRecovery.Result rackRecovery(String scenario, double repairSeconds, RackLayout layout,
                                               double crossBlocks) {
     FullNodeRecovery.Result r = recovery(scenario, repairSeconds, 6, 6, 1, 1, null);
     return new FullNodeRecovery.Result(r.scenario(), r.policy(), 20, B, "dn0", r.lost(), 11.0, repairSeconds,
-        11.0 + repairSeconds, r.bytes(), 1, 1, 6, 6, 6, 1.0, 0.5, layout, layout, (long) (crossBlocks * B), null);
+        11.0 + repairSeconds, r.bytes(), 1, 1, 6, 6, 6, 1.0, 0.5, Map.of(), 0, Double.NaN, layout, layout,
+        (long) (crossBlocks * B), null);
   }
 
   static DegradedRead.Result read(String policy, String client, double seconds) {
@@ -52,7 +53,8 @@ class ClusterReportTest {
 
   static SingleBlockRace.Result single(String scenario, String strategy, double seconds, double healthy) {
     return new SingleBlockRace.Result(scenario, Scenario.parse(scenario).policy(), strategy, 0, seconds, true, healthy,
-        1.02, B, Map.of("dn1", new NodeCounters.Bytes(17L << 20, 0)), true, 0.4, "hdfs", Double.NaN);
+        1.02, B, Map.of("dn1", new NodeCounters.Bytes(17L << 20, 0)), true, 0.4, Map.of("dn1", 1.5), "hdfs",
+        Double.NaN);
   }
 
   static ClusterBenchmark.Report report(ClusterOptions cluster, List<FullNodeRecovery.Result> recoveries,
@@ -110,9 +112,9 @@ class ClusterReportTest {
 
   @Test
   void aDefaultRunsFloorsComeFromItsLayout() {
-    double[] seconds = {30, 14, 12, 7.5, 16, 20};
-    double[] received = {10.1, 10.2, 3.3, 4.2, 6.6, 6.1};
-    double[] theory = {10, 10, 3.25, 4.0, 6.5, 6.0};
+    double[] seconds = {30, 14, 12, 7.5, 15, 16, 20};
+    double[] received = {10.1, 10.2, 3.3, 4.2, 5.6, 6.6, 6.1};
+    double[] theory = {10, 10, 3.25, 4.0, 5.5, 6.5, 6.0};
     List<FullNodeRecovery.Result> run = new ArrayList<>();
     String[] scenarios = Scenario.DEFAULTS.split(",");
     for (int i = 0; i < scenarios.length; i++) {
@@ -180,6 +182,28 @@ class ClusterReportTest {
     assertEquals("2.40", cell(rows, 2, "cross-rack/block"));
     assertEquals("3", cell(rows, 2, "most in a rack"));
     assertEquals(String.format(Locale.ROOT, "%.2fx", 90 / 28.0), cell(rows, 2, "vs peer"));
+  }
+
+  @Test
+  void cpuPerBlockComesFromTheDataNodesOwnAccounting() throws Exception {
+    FullNodeRecovery.Result r = recovery("CLAY-10-4-4096k", 12, 4.0, 3.25, 20, 20, null);
+    assertEquals(10.0 / 20, r.cpuSecondsPerRebuiltBlock(), 1e-9);
+    assertEquals(10.0 / (4.0 * 20), r.cpuSecondsPerBlockMoved(), 1e-9);
+    ClusterReport report = new ClusterReport(report(FLAT, List.of(r), List.of(), List.of(), List.of()));
+    ClusterReport.Rows rows = report.recoveries();
+    assertEquals("0.50", rows.rows().get(0).get(rows.header().indexOf("CPU s/block")));
+    assertEquals("0.13", rows.rows().get(0).get(rows.header().indexOf("CPU s/moved")));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> m = (Map<String, Object>) ((List<?>) report.json(List.of()).get("results")).get(0);
+    assertEquals(Map.of("dn1", 8.0, "dn2", 2.0), m.get("cpuSeconds"));
+    assertEquals(0.5, (double) m.get("cpuSecondsPerRebuiltBlock"), 1e-9);
+    assertEquals(0.3, (double) m.get("idleClusterCpuPerSecond"), 1e-9);
+    assertEquals(14.0, (double) m.get("hostBusyCpuSeconds"), 1e-9);
+    FullNodeRecovery.Result unmeasured = rackRecovery("RS-10-4-1024k", 90, new RackLayout(20, 3, 0, 4), 1);
+    assertTrue(Double.isNaN(unmeasured.cpuSecondsPerRebuiltBlock()));
+    Map<?, ?> none = (Map<?, ?>) ((List<?>) new ClusterReport(report(FLAT, List.of(unmeasured), List.of(), List.of(),
+        List.of())).json(List.of()).get("results")).get(0);
+    assertFalse(none.containsKey("cpuSecondsPerRebuiltBlock"), "an unmeasured recovery has no CPU figures");
   }
 
   @Test

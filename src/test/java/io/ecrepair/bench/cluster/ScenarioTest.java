@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 
 class ScenarioTest {
   @Test
-  void defaultsAreSixScenariosCentralAndParallelClayAmongThem() {
+  void defaultsAreSevenScenariosCentralAndParallelClayAndButterflyAmongThem() {
     List<Scenario> s = Scenario.parseList(Scenario.DEFAULTS);
-    assertEquals(6, s.size());
+    assertEquals(7, s.size());
     assertTrue(s.get(0).isStockRs());
     assertEquals("stock", s.get(0).strategy());
     assertTrue(s.get(1).pluginRebuildsRs());
@@ -24,8 +24,13 @@ class ScenarioTest {
     assertEquals("false", s.get(2).dataNodeConf().get(Scenario.PARALLEL_KEY));
     assertEquals("clay", s.get(3).codec());
     assertEquals("pararc", s.get(3).strategy());
-    assertEquals("lrc-l2", s.get(5).codec());
-    assertEquals("pipeline", s.get(5).strategy());
+    assertEquals("butterfly", s.get(4).codec());
+    assertEquals("central", s.get(4).strategy());
+    assertEquals("false", s.get(4).dataNodeConf().get(Scenario.PARALLEL_KEY));
+    assertEquals("butterfly", s.get(5).codec());
+    assertEquals("pararc", s.get(5).strategy());
+    assertEquals("lrc-l2", s.get(6).codec());
+    assertEquals("pipeline", s.get(6).strategy());
   }
 
   @Test
