@@ -67,6 +67,10 @@ public final class Demo {
     Configuration conf = new Configuration(false);
     if (agents) {
       conf.setInt(DataNodeKeys.AGENT_PORT_OFFSET_KEY, AGENT_PORT_OFFSET);
+      // Each block is rebuilt while a client reads it degraded, whose bytes on the helpers would make
+      // the task take itself for part of a full-node recovery and run centrally as its DataNode's
+      // share, or not, by timing alone: the demo shows each code's weighed choice every time.
+      conf.setBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, false);
     }
     try (MiniClusterRepairs cluster = new MiniClusterRepairs(dataNodes(), conf, progress)
         .withDegradedReads(true)) {
