@@ -29,11 +29,22 @@ public final class CellRowRepair {
   /** unit -> runs of sub-chunk indices {first, count}, sorted. */
   private final TreeMap<Integer, int[][]> vectorRuns;
   private final TreeSet<Integer> tailUnits;
+  /** Whether a row's tail bytes are rebuilt (all but a window of sub-chunks that ends before the tail). */
+  private final boolean withTail;
+  /** Windows of this repair built so far, per (first, count, withTail): at most {@link #MAX_WINDOWS}. */
+  private final java.util.Map<Long, CellRowRepair> windows = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(java.util.Map.Entry<Long, CellRowRepair> eldest) {
+      return size() > MAX_WINDOWS;
+    }
+  };
+  private static final int MAX_WINDOWS = 256;
 
-  private CellRowRepair(int alpha, CompiledGraph vector, CompiledGraph tail) {
+  private CellRowRepair(int alpha, CompiledGraph vector, CompiledGraph tail, boolean withTail) {
     this.alpha = alpha;
     this.vector = vector;
     this.tail = tail;
+    this.withTail = withTail;
     this.lost = vector.lostBlocks();
     if (!Arrays.equals(lost, tail.lostBlocks())) {
       throw new IllegalStateException("sub-chunk graph rebuilds " + Arrays.toString(lost) + " but tail graph "
@@ -54,7 +65,33 @@ public final class CellRowRepair {
    */
   public static CellRowRepair plan(RepairableCode code, int[] lost, int[] available) {
     return new CellRowRepair(code.subPacketization(), CompiledGraph.compile(code.repairGraph(lost, available)),
-        CompiledGraph.compile(code.tailRepairGraph(lost, available)));
+        CompiledGraph.compile(code.tailRepairGraph(lost, available)), true);
+  }
+
+  /**
+   * This repair for a read of part of the lost cells: it rebuilds only sub-chunks
+   * [{@code first}, {@code first + count}) of each lost cell, and the tail bytes when
+   * {@code withTail}, reading only what those need ({@link Ecdag#restrictedTo}). Other bytes
+   * of the output cells are left as they were, or rebuilt where the window is computed from
+   * them (Butterfly reads rebuilt sub-chunks).
+   */
+  public CellRowRepair window(int first, int count, boolean withTail) {
+    if (first < 0 || count < 1 || first + count > alpha) {
+      throw new IllegalArgumentException("sub-chunks " + first + "+" + count + " outside 0.." + (alpha - 1));
+    }
+    long key = ((long) first << 32) | ((long) count << 1) | (withTail ? 1 : 0);
+    synchronized (windows) {
+      CellRowRepair w = windows.get(key);
+      if (w != null) {
+        return w;
+      }
+    }
+    CellRowRepair w = new CellRowRepair(alpha, CompiledGraph.compile(vector.graph().restrictedTo(first, count)), tail,
+        withTail);
+    synchronized (windows) {
+      windows.put(key, w);
+    }
+    return w;
   }
 
   /** The units rebuilt, in the order {@link #run} takes its output buffers (sorted). */
@@ -65,7 +102,9 @@ public final class CellRowRepair {
   /** Every unit some row may read from (sorted). */
   public int[] helpers() {
     TreeSet<Integer> all = new TreeSet<>(vectorRuns.keySet());
-    all.addAll(tailUnits);
+    if (withTail) {
+      all.addAll(tailUnits);
+    }
     return all.stream().mapToInt(Integer::intValue).toArray();
   }
 
@@ -93,7 +132,7 @@ public final class CellRowRepair {
         add(out, run[0] * s, run[1] * s);
       }
     }
-    if (cell.tailBytes() > 0 && tailUnits.contains(unit)) {
+    if (withTail && cell.tailBytes() > 0 && tailUnits.contains(unit)) {
       add(out, cell.tailOffset(), cell.tailBytes());
     }
     return out;
@@ -120,7 +159,7 @@ public final class CellRowRepair {
     if (cell.subchunkBytes() > 0) {
       vector.run(coder, cells, 0, out, 0, cell.subchunkBytes());
     }
-    if (cell.tailBytes() > 0) {
+    if (withTail && cell.tailBytes() > 0) {
       tail.run(coder, cells, cell.tailOffset(), out, cell.tailOffset(), cell.tailBytes());
     }
   }

@@ -262,8 +262,9 @@ public final class DegradedReadProbe {
       read(fs, file, cells(layout, groupLength, 0, warm, Math.min(cell, 64 * 1024)), data::matches, in -> { },
           DegradedReadProbe::rxBytes);
       if (lost >= 0) {
-        // and the degraded path too, on the first bytes of the lost block: each timed read follows one of its kind
-        read(fs, file, cells(layout, groupLength, 0, lost, Math.min(cell, 64 * 1024)), data::matches, in -> { },
+        // and the degraded path too, on the first cell of the lost block: each timed read follows one of its
+        // kind (a read of part of a lost cell takes another route, see the small reads below)
+        read(fs, file, cells(layout, groupLength, 0, lost, cell), data::matches, in -> { },
             DegradedReadProbe::rxBytes);
       }
       out.put("healthy", json(healthy, blockSize, read(fs, file, cells(layout, groupLength, 0, healthy, blockSize),

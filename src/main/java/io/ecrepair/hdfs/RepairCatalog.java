@@ -63,6 +63,11 @@ public final class RepairCatalog {
     return CodeRepairs.centralPlanIfReady(spec, lost);
   }
 
+  /** {@link CodeRepairs#windowChain}. */
+  public static CodeRepairs.WindowChain windowChain(CellRowRepair repair, int subchunks, int first, int count) {
+    return CodeRepairs.windowChain(repair, subchunks, first, count);
+  }
+
   /** {@link CodeRepairs#parts}. */
   public static Map<Integer, NodePart> parts(Plan plan) {
     return CodeRepairs.parts(plan);

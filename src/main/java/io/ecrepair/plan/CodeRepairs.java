@@ -3,6 +3,7 @@ package io.ecrepair.plan;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.RepairableCode;
 import io.ecrepair.codes.UndecodableException;
+import io.ecrepair.ecdag.Ecdag;
 import io.ecrepair.exec.CellRowRepair;
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.gf.RegionCoders;
@@ -28,6 +29,14 @@ public final class CodeRepairs {
   private static final Map<String, CellRowRepair> PLANS = new LinkedHashMap<>(64, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, CellRowRepair> eldest) {
+      return size() > MAX_CACHED;
+    }
+  };
+
+  /** Chains over windows of sub-chunks, per (code, lost, available, window); a reader's random reads make many. */
+  private static final Map<WindowKey, WindowChain> WINDOW_CHAINS = new LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<WindowKey, WindowChain> eldest) {
       return size() > MAX_CACHED;
     }
   };
@@ -173,6 +182,48 @@ public final class CodeRepairs {
 
   private static String centralKey(CodeSpec spec, int[] lost) {
     return spec + "/" + Arrays.toString(java.util.stream.IntStream.of(lost).sorted().toArray());
+  }
+
+  /** A plan and every node's part of it. */
+  public record WindowChain(Plan plan, Map<Integer, NodePart> parts) {}
+
+  /** What a window chain is built from: the repair (its identity), the cut of the cell, the window. */
+  private record WindowKey(CellRowRepair repair, int subchunks, int first, int count) {}
+
+  /**
+   * For a read of sub-chunks [{@code first}, {@code first + count}) of the one lost unit's cells,
+   * that unit's index as the requestor: the part of {@code repair} that rebuilds only those
+   * ({@link Ecdag#restrictedTo}; a scalar code's cell, cut into {@code subchunks} sub-chunks for
+   * this, {@link Ecdag#repeated}), as a chain (ECPipe's shape) over its helpers: each adds its
+   * terms to the partial sums it receives and passes them on, so no node receives more than
+   * {@code count} sub-chunks, where the stored plans, searched for whole cells, would put most of
+   * a small window's inputs on one computing helper. Built in microseconds (no search), kept per
+   * window.
+   */
+  public static WindowChain windowChain(CellRowRepair repair, int subchunks, int first, int count) {
+    int[] lost = repair.lost();
+    if (lost.length != 1) {
+      throw new IllegalArgumentException("a window chain rebuilds one unit, not " + Arrays.toString(lost));
+    }
+    WindowKey key = new WindowKey(repair, subchunks, first, count);
+    synchronized (WINDOW_CHAINS) {
+      WindowChain c = WINDOW_CHAINS.get(key);
+      if (c != null) {
+        return c;
+      }
+    }
+    Ecdag whole = repair.graph();
+    // Flattened and restricted again: a sub-chunk the window is computed from (Butterfly reads
+    // rebuilt ones) is then summed from the leaves, not sent to the requestor as well.
+    Ecdag window = whole.subchunkCount() == 1 ? whole.repeated(subchunks, first, count)
+        : GraphTransforms.flatten(whole.restrictedTo(first, count)).restrictedTo(first, count);
+    RepairProblem problem = new RepairProblem(window, 1 + Math.max(lost[0], GraphTransforms.maxBlock(window)), lost[0]);
+    Plan chain = Pipelines.chain(problem, Pipelines.helpers(window), "pipeline", Planner.DEFAULT_SLICE);
+    WindowChain c = new WindowChain(chain, NodePart.compile(chain.graph(), chain.colors()));
+    synchronized (WINDOW_CHAINS) {
+      WINDOW_CHAINS.put(key, c);
+    }
+    return c;
   }
 
   /** Every node's part of a plan, compiled once. */

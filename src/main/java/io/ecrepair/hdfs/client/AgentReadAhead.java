@@ -150,6 +150,11 @@ final class AgentReadAhead {
     return w;
   }
 
+  /** Whether the current window holds, or is bringing, rows [from, to) of {@code unit} of group {@code group}. */
+  boolean holds(long group, int unit, int from, int to) {
+    return current != null && current.covers(group, unit, from, to);
+  }
+
   /** The first row of the buffer {@link #rows} returned last. */
   int firstRow() {
     return current.from;

@@ -85,6 +85,7 @@ final class AgentReads {
   private final int pieceBytes;
   private final NodeCosts costs;
   private final int aheadBytes;
+  private final long minReadSetBytes;
   private final int connectMillis;
   private final long unreachableNanos;
   /** Arrays for the frames the helpers send this client (at most 16 MiB idle, a 32nd of the heap). */
@@ -106,6 +107,8 @@ final class AgentReads {
     this.aheadBytes = (int) Math.min(Integer.MAX_VALUE / 2,
         Math.max(0, conf.getLong(ClientKeys.AGENT_READS_AHEAD_KB_KEY, ClientKeys.AGENT_READS_AHEAD_KB_DEFAULT))
             * 1024);
+    this.minReadSetBytes = Math.max(0, conf.getLong(ClientKeys.AGENT_READS_MIN_READ_SET_KB_KEY,
+        ClientKeys.AGENT_READS_MIN_READ_SET_KB_DEFAULT)) * 1024;
     this.connectMillis = (int) Math.max(1, atMostSocketTimeout(conf.getInt(ClientKeys.AGENT_READS_CONNECT_MS_KEY,
         ClientKeys.AGENT_READS_CONNECT_MS_DEFAULT), socketTimeout));
     this.unreachableNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0,
@@ -120,6 +123,11 @@ final class AgentReads {
   /** {@value ClientKeys#AGENT_READS_AHEAD_KB_KEY} in bytes. */
   int aheadBytes() {
     return aheadBytes;
+  }
+
+  /** {@value ClientKeys#AGENT_READS_MIN_READ_SET_KB_KEY} in bytes. */
+  long minReadSetBytes() {
+    return minReadSetBytes;
   }
 
   /** Whether reads may ask the agents: the DataNodes' agent port offset is known here and the reads are not turned off. */
@@ -144,14 +152,59 @@ final class AgentReads {
    */
   long rebuild(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, GroupLayout layout, int lost,
                int firstRow, int rows, Sink sink) {
-    String what = "unit " + lost + " of " + group.getBlock() + " rows " + firstRow + "+" + rows;
-    try {
-      Plan plan = plan(group, units, spec, layout, lost);
-      if (plan == null) {
-        LOG.debug("ec-repair: no agent plan for {}; fetching the read set", what);
-        return -1;
+    return rebuild(group, units, spec, layout, lost, firstRow, rows, null, sink);
+  }
+
+  /**
+   * Rebuilds only sub-chunks [{@code first}, {@code first + count}) of lost unit {@code lost}'s
+   * cell of {@code row}, its cell cut into {@code subchunks} (a vector code's own; a scalar
+   * code's as fine as {@link #scalarSubchunks} cuts it), as {@link #rebuild}: the part of
+   * {@code repair} that those need, chained over its helpers
+   * ({@link io.ecrepair.plan.CodeRepairs#windowChain}), so a small read of a lost cell costs
+   * about its own bytes on every link instead of the whole cell's repair. The window ends
+   * before the cell's tail bytes, and for a code with sub-chunks the row is full.
+   */
+  long rebuildWindow(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, GroupLayout layout, int row,
+                     CellRowRepair repair, int subchunks, int first, int count, Sink sink) {
+    return rebuild(group, units, spec, layout, repair.lost()[0], row, 1,
+        new Window(repair, subchunks, first, count), sink);
+  }
+
+  /** A window of sub-chunks of the lost cells, of the repair chosen for it. */
+  private record Window(CellRowRepair repair, int subchunks, int first, int count) {}
+
+  /**
+   * The sub-chunks a scalar code's cell of {@code cell} bytes is cut into for a window: of
+   * 4 KiB (2 or 1 KiB where the cell is not a multiple), so a 64 KiB read moves at most 68 KiB
+   * on a link.
+   */
+  static int scalarSubchunks(int cell) {
+    for (int s = 4096; s > 1024; s /= 2) {
+      if (cell % s == 0) {
+        return cell / s;
       }
-      return run(plan, spec, group, units, layout, lost, firstRow, rows, sink, what);
+    }
+    return Math.max(1, cell / 1024);
+  }
+
+  private long rebuild(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, GroupLayout layout, int lost,
+                       int firstRow, int rows, Window window, Sink sink) {
+    String what = "unit " + lost + " of " + group.getBlock() + " rows " + firstRow + "+" + rows
+        + (window == null ? "" : " sub-chunks " + window.first() + "+" + window.count() + " of " + window.subchunks());
+    try {
+      Map<Integer, NodePart> parts;
+      if (window != null) {
+        parts = RepairCatalog.windowChain(window.repair(), window.subchunks(), window.first(), window.count()).parts();
+      } else {
+        Plan plan = plan(group, units, spec, layout, lost);
+        if (plan == null) {
+          LOG.debug("ec-repair: no agent plan for {}; fetching the read set", what);
+          return -1;
+        }
+        parts = plan.graph().subchunkCount() == 1 ? NodePart.compile(plan.graph(), plan.colors())
+            : RepairCatalog.parts(plan);
+      }
+      return run(parts, spec, group, units, layout, lost, firstRow, rows, window != null, sink, what);
     } catch (IOException | RuntimeException e) {
       for (InetSocketAddress unreachable : AgentChannels.Unreachable.in(e)) {
         if (unreachableNanos > 0) {
@@ -223,20 +276,20 @@ final class AgentReads {
     return d;
   }
 
-  private long run(Plan plan, CodeSpec spec, LocatedStripedBlock group, GroupUnits units, GroupLayout layout,
-                   int lost, int firstRow, int rows, Sink sink, String what) throws IOException, InterruptedException {
-    Map<Integer, NodePart> parts = plan.graph().subchunkCount() == 1
-        ? NodePart.compile(plan.graph(), plan.colors()) : RepairCatalog.parts(plan);
+  /** Runs the parts with this client as {@code lost}'s requestor; {@code noTails}: the plan's window ends before the tails. */
+  private long run(Map<Integer, NodePart> parts, CodeSpec spec, LocatedStripedBlock group, GroupUnits units,
+                   GroupLayout layout, int lost, int firstRow, int rows, boolean noTails, Sink sink, String what)
+      throws IOException, InterruptedException {
     NodePart mine = parts.get(lost);
     if (mine == null || mine.leaves().length != 0 || !mine.outbound().isEmpty()) {
       return -1; // the client holds no block and listens nowhere
     }
     int cell = layout.cellSize();
-    int alpha = plan.graph().subchunkCount();
+    int alpha = mine.alpha(); // a scalar code's window cuts its cell too
     int piece = alpha == 1 ? sliceBytes : pieceBytes;
     SliceGeometry geometry = new SliceGeometry(firstRow, rows, cell / alpha, piece);
     long end = (long) (firstRow + rows) * cell;
-    long need = alpha == 1 ? layout.blockLength(lost) : Long.MAX_VALUE;
+    long need = spec.subPacketization() == 1 ? layout.blockLength(lost) : Long.MAX_VALUE;
     List<Integer> helperUnits = new ArrayList<>(parts.keySet());
     helperUnits.remove(Integer.valueOf(lost));
     Map<Integer, PlanCoordinator.Helper> helpers = new TreeMap<>();
@@ -275,7 +328,7 @@ final class AgentReads {
     // Past a vector code's whole sub-chunks, each cell's few tail bytes: read beside the plan.
     CellLayout cellLayout = new CellLayout(alpha, cell);
     LongAdder tailBytesIn = new LongAdder();
-    java.util.concurrent.Future<byte[][]> tails = alpha == 1 || cellLayout.tailBytes() == 0 ? null
+    java.util.concurrent.Future<byte[][]> tails = alpha == 1 || cellLayout.tailBytes() == 0 || noTails ? null
         : WAITERS.submit(() -> tails(spec, units, layout, lost, firstRow, rows, tailBytesIn));
     try (PlanCoordinator coordinator = new PlanCoordinator(name, hi, lo, parts, lost, helpers, null, null, geometry,
              cell, stallMillis, connectMillis, WAITERS, session);

@@ -24,6 +24,12 @@ public final class ClientKeys {
   /** KiB of a lost block one request to the agents covers when reads walk through it (a stream holds two). */
   public static final String AGENT_READS_AHEAD_KB_KEY = "ecrepair.client.agent-reads.ahead.kb";
   public static final int AGENT_READS_AHEAD_KB_DEFAULT = 16384;
+  /**
+   * KiB: a read of part of a lost cell whose read set is smaller is fetched, not asked of the
+   * agents (their set-up costs tens of milliseconds, what a few hundred KiB take on a 100 Mbit/s link).
+   */
+  public static final String AGENT_READS_MIN_READ_SET_KB_KEY = "ecrepair.client.agent-reads.min-read-set.kb";
+  public static final int AGENT_READS_MIN_READ_SET_KB_DEFAULT = 1024;
   /** Milliseconds the client waits for a connection to an agent, so a firewalled port falls back in seconds. */
   public static final String AGENT_READS_CONNECT_MS_KEY = "ecrepair.client.agent-reads.connect.ms";
   public static final int AGENT_READS_CONNECT_MS_DEFAULT = 3_000;

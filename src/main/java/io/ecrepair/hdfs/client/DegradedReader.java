@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.client;
 
+import io.ecrepair.codes.CellLayout;
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.codes.UndecodableException;
 import io.ecrepair.exec.CellRowRepair;
@@ -64,6 +65,7 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   private final int cell;
   private final long rowCapacity;
   private final boolean vector;
+  private final int alpha;
   private final DegradedReadStats stats = DegradedReadStats.forStream();
   /** "internal block id@DataNode" -> its open reader; only the current group's are kept. */
   private final Map<String, UnitReader> readers = new HashMap<>();
@@ -86,6 +88,11 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
   private int[] cachedLost = new int[0];
   private int cachedFrom;
   private int cachedLength;
+  /** Where the last read ended (group id, last byte): a read starting right after it is sequential. */
+  private long lastGroup = Long.MIN_VALUE;
+  private long lastEnd = Long.MIN_VALUE;
+  /** Whether the read under way starts where the last one ended. */
+  private boolean sequential;
 
   DegradedReader(EcRepairStripedInputStream stream, NodeCosts costs, AgentReads agents) {
     this.stream = stream;
@@ -95,7 +102,8 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     this.n = k + policy.getNumParityUnits();
     this.cell = policy.getCellSize();
     this.rowCapacity = (long) k * cell;
-    this.vector = spec.subPacketization() > 1;
+    this.alpha = spec.subPacketization();
+    this.vector = alpha > 1;
     this.costs = costs;
     this.agents = agents;
     this.aheadRows = Math.max(1, agents.aheadBytes() / cell);
@@ -124,11 +132,15 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     long t0 = System.nanoTime();
     int base = buf.position();
     int total = (int) (end - start + 1);
+    long groupId = group.getBlock().getBlockId();
+    sequential = groupId == lastGroup && start == lastEnd + 1;
     try {
       readRows(group, start, end, buf, base);
     } finally {
       byAgents.clear();
     }
+    lastGroup = groupId;
+    lastEnd = end;
     buf.position(base + total);
     stats.returned(total, System.nanoTime() - t0);
   }
@@ -228,20 +240,34 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
     int windowLength = 0;
     if (needLost.length > 0) {
       int codingLength = layout.codingLength(r);
+      int wantFrom = Integer.MAX_VALUE;
+      int wantEnd = 0;
+      for (int u : needLost) {
+        wantFrom = Math.min(wantFrom, want[u][0]);
+        wantEnd = Math.max(wantEnd, want[u][1]);
+      }
+      int[] subchunks = null;
       if (vector) {
         windowLength = codingLength; // whole cells: sub-chunks are a function of L (docs/architecture.md#cell-layout)
+        subchunks = sequential ? null : subchunkWindow(alpha, codingLength, wantFrom, wantEnd);
       } else {
-        windowFrom = Integer.MAX_VALUE;
-        int windowEnd = 0;
-        for (int u : needLost) {
-          windowFrom = Math.min(windowFrom, want[u][0]);
-          windowEnd = Math.max(windowEnd, want[u][1]);
-        }
-        windowLength = windowEnd - windowFrom;
+        windowFrom = wantFrom;
+        windowLength = wantEnd - wantFrom;
       }
-      if (!cached(group, r, needLost, windowFrom, windowLength)) {
+      if (!cached(group, r, needLost, wantFrom, wantEnd - wantFrom)) {
         int[] healthy = IntStream.range(0, k).filter(u -> want[u] != null && !units.lost(u)).toArray();
         repair = HelperChoice.choose(spec, needLost, units.available(), costs(units), healthy, 1);
+        // What the rebuilt cells will hold: the window, or for a vector code its sub-chunks.
+        cachedGroup = Long.MIN_VALUE; // the kept row is no longer whole from here on
+        cachedFrom = windowFrom;
+        cachedLength = windowLength;
+        if (subchunks != null) {
+          repair = repair.window(subchunks[0], subchunks[1], subchunks[2] == 1);
+          CellLayout cl = new CellLayout(alpha, codingLength);
+          cachedFrom = cl.subchunkOffset(subchunks[0]);
+          cachedLength = (subchunks[2] == 1 ? codingLength : cl.subchunkOffset(subchunks[0] + subchunks[1]))
+              - cachedFrom;
+        }
       }
     }
 
@@ -293,7 +319,6 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       }
       out[i] = window(rebuilt[i], windowFrom, windowLength);
     }
-    cachedFrom = windowFrom;
     return new RowLoop.Step(repair, in, out, windowLength);
   }
 
@@ -304,7 +329,6 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       cachedGroup = group.getBlock().getBlockId();
       cachedRow = r;
       cachedLost = step.repair().lost();
-      cachedLength = step.codingLength();
       stats.rebuilt(cachedLost.length);
     }
     long rowStart = r * rowCapacity;
@@ -371,6 +395,18 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       return;
     }
     GroupLayout layout = GroupLayout.of(k, n - k, cell, groupLength);
+    if (to - from == 1 && !sequential) {
+      switch (partOfACell(group, units, layout, unit, from, start, end, buf, base)) {
+        case REBUILT -> {
+          byAgents.put(unit, new int[] {from, to});
+          return;
+        }
+        case FETCH -> {
+          return; // the row loop fetches the read set
+        }
+        default -> { } // whole cells, as any read
+      }
+    }
     if (to - from > aheadRows) {
       // A read of many rows: straight into the caller's buffer.
       long t0 = System.nanoTime();
@@ -398,6 +434,81 @@ final class DegradedReader implements EcRepairStripedInputStream.DegradedPath {
       }
     }
     byAgents.put(unit, new int[] {from, to});
+  }
+
+  /** What became of a read of part of one lost cell: the agents rebuilt it, it is to be fetched, or neither. */
+  private enum PartOfACell { REBUILT, FETCH, AS_ANY_READ }
+
+  /**
+   * A read of part of lost unit {@code unit}'s cell of {@code row} (a full row for a code with
+   * sub-chunks), not continuing the last read. Only the sub-chunks it lies in are rebuilt (a
+   * scalar code's cell cut for this, {@link AgentReads#scalarSubchunks}). When the read set
+   * for those is small ({@link AgentReads#minReadSetBytes}) the row loop fetches it: a request
+   * to the agents costs tens of milliseconds of set-up, more than a few hundred KiB take on the
+   * client's link. Else the agents rebuild them straight into the caller's buffer, and when they
+   * cannot, the read set is fetched. A read of the whole cell, of more than a quarter of a vector
+   * code's cell or of the cell's tail bytes, and a row a read-ahead holds go on as any read.
+   */
+  private PartOfACell partOfACell(LocatedStripedBlock group, GroupUnits units, GroupLayout layout, int unit, int row,
+                                  long start, long end, ByteBuffer buf, int base) throws InterruptedException {
+    long cellStart = ((long) row * k + unit) * cell;
+    int wantFrom = (int) (Math.max(start, cellStart) - cellStart);
+    int wantEnd = (int) (Math.min(end + 1, cellStart + cell) - cellStart);
+    int cut = vector ? alpha : AgentReads.scalarSubchunks(cell);
+    int[] subchunks = subchunkWindow(cut, cell, wantFrom, wantEnd);
+    AgentReadAhead ahead = readAheads.get(unit);
+    if (subchunks == null || (ahead != null && ahead.holds(group.getBlock().getBlockId(), unit, row, row + 1))) {
+      return PartOfACell.AS_ANY_READ;
+    }
+    CellRowRepair repair;
+    try {
+      repair = HelperChoice.choose(spec, new int[] {unit}, units.available(), costs(units), new int[0], 1);
+    } catch (UndecodableException e) {
+      return PartOfACell.FETCH; // the row loop says so
+    }
+    long readSet = vector ? repair.window(subchunks[0], subchunks[1], subchunks[2] == 1).bytesPerRow(cell)
+        : repair.bytesPerRow(wantEnd - wantFrom);
+    if (readSet < agents.minReadSetBytes()) {
+      return PartOfACell.FETCH;
+    }
+    // A chain moves the window over every helper's link: past a quarter of a vector code's
+    // cell that is more than its stored plan moves for the whole cell (CLAY-10-4: 4 blocks).
+    if (subchunks[2] == 1 || (vector && subchunks[1] * 4 > alpha)) {
+      return PartOfACell.AS_ANY_READ;
+    }
+    long t0 = System.nanoTime();
+    long received = agents.rebuildWindow(group, units, spec, layout, row, repair, cut, subchunks[0], subchunks[1],
+        (r, cellOffset, src, off, len) -> copyWanted(r, unit, cellOffset, src, off, len, start, end, buf, base));
+    if (received < 0) {
+      stats.agentsFellBack();
+      return PartOfACell.FETCH; // not the agents again for the whole cell: a stalled helper would stall it too
+    }
+    stats.rebuiltByAgents(1, 1, received, System.nanoTime() - t0);
+    countAgentBytes(received);
+    return PartOfACell.REBUILT;
+  }
+
+  /**
+   * The sub-chunks of a lost cell of coding length {@code codingLength}, cut into
+   * {@code subchunks}, that its bytes [{@code from}, {@code end}) lie in, as {first, count, 1 if
+   * the tail bytes too}; null when the whole cell is wanted anyway or it has no whole sub-chunk.
+   * Callers leave out reads that continue the last one: a sequential reader wants the rest of
+   * the cell next, and one repair of the whole cell reads less than one per window (3.25 blocks
+   * for a CLAY-10-4 cell against 5.5 to 17 times each window).
+   */
+  private static int[] subchunkWindow(int subchunks, int codingLength, int from, int end) {
+    CellLayout layout = new CellLayout(subchunks, codingLength);
+    int s = layout.subchunkBytes();
+    if (s == 0) {
+      return null;
+    }
+    int first = Math.min(subchunks - 1, from / s);
+    int count = Math.max(1, Math.min(subchunks, (end + s - 1) / s) - first);
+    boolean tail = end > layout.tailOffset();
+    if (first == 0 && count == subchunks && (tail || layout.tailBytes() == 0)) {
+      return null;
+    }
+    return new int[] {first, count, tail ? 1 : 0};
   }
 
   /**
