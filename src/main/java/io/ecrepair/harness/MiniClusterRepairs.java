@@ -190,8 +190,13 @@ public final class MiniClusterRepairs implements AutoCloseable {
     List<DegradedRead> reads = new ArrayList<>();
     List<MiniDFSCluster.DataNodeProperties> stoppedRef = new ArrayList<>();
     DatanodeInfo gone = victim;
+    List<org.apache.hadoop.hdfs.server.datanode.DataNode> undeclared = new ArrayList<>();
     DegradedReadProbe.AfterOpen stop = in -> {
-      stoppedRef.addAll(hdfs.stop(gone));
+      // Stopped now, declared dead to the NameNode once the degraded read is over: a reconstruction
+      // running beside the read would weigh the read's traffic on the helpers, and choose its plan
+      // by how the two happened to overlap.
+      undeclared.add(hdfs.dataNode(gone));
+      stoppedRef.add(hdfs.cluster().stopDataNode(gone.getXferAddr()));
       // The NameNode's reconstruction may finish within a second; a stream opened before the stop
       // keeps the locations it opened with, and learns of the death as a stream does from its first
       // failed connection (HDFS's own stream, for RS, finds out by itself).
@@ -205,6 +210,7 @@ public final class MiniClusterRepairs implements AutoCloseable {
     } else {
       stop.run(null);
     }
+    hdfs.declareDead(undeclared.toArray(new org.apache.hadoop.hdfs.server.datanode.DataNode[0]));
     try {
       if (probeReads) {
         reads.add(DegradedRead.of(describe(lostData), policy, healthy, degraded));
