@@ -88,31 +88,6 @@ public final class Ecdag {
     return new Builder(subchunks);
   }
 
-  /**
-   * This graph of a scalar code (one sub-chunk per cell) applied to each of sub-chunks
-   * [{@code first}, {@code first + count}) of a cell cut into {@code subchunks}: a scalar code
-   * is linear byte by byte, so a window of its cell is repaired as a vector code's sub-chunks
-   * are, by the same executor and agents.
-   */
-  public Ecdag repeated(int subchunks, int first, int count) {
-    if (this.subchunks != 1) {
-      throw new IllegalStateException("only a graph of one sub-chunk per cell repeats, this has " + this.subchunks);
-    }
-    if (first < 0 || count < 1 || (long) first + count > subchunks) {
-      throw new IllegalArgumentException("sub-chunks " + first + "+" + count + " outside 0.." + (subchunks - 1));
-    }
-    Builder b = new Builder(subchunks);
-    int[] newId = new int[vertices.size()];
-    for (int j = first; j < first + count; j++) {
-      for (Vertex x : vertices) {
-        if (x.kind() != Kind.ROOT) {
-          newId[x.id()] = copy(b, x, j, newId);
-        }
-      }
-    }
-    return b.build();
-  }
-
   /** Vertex x added to {@code b} as sub-chunk {@code subchunk} (leaves and repaired), its inputs renamed by {@code newId}. */
   private int copy(Builder b, Vertex x, int subchunk, int[] newId) {
     List<Edge> in = inEdges.get(x.id());

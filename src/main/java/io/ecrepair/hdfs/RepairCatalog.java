@@ -64,8 +64,13 @@ public final class RepairCatalog {
   }
 
   /** {@link CodeRepairs#windowChain}. */
-  public static CodeRepairs.WindowChain windowChain(CellRowRepair repair, int subchunks, int first, int count) {
-    return CodeRepairs.windowChain(repair, subchunks, first, count);
+  public static CodeRepairs.WindowChain windowChain(CellRowRepair repair, int first, int count) {
+    return CodeRepairs.windowChain(repair, first, count);
+  }
+
+  /** {@link CodeRepairs#scalarChain}. */
+  public static CodeRepairs.WindowChain scalarChain(CellRowRepair repair) {
+    return CodeRepairs.scalarChain(repair);
   }
 
   /** {@link CodeRepairs#parts}. */

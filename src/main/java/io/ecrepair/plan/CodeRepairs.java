@@ -187,36 +187,55 @@ public final class CodeRepairs {
   /** A plan and every node's part of it. */
   public record WindowChain(Plan plan, Map<Integer, NodePart> parts) {}
 
-  /** What a window chain is built from: the repair (its identity), the cut of the cell, the window. */
-  private record WindowKey(CellRowRepair repair, int subchunks, int first, int count) {}
+  /** What a window chain is built from: the repair (its identity) and the window (0+1 for a scalar code's chain). */
+  private record WindowKey(CellRowRepair repair, int first, int count) {}
 
   /**
-   * For a read of sub-chunks [{@code first}, {@code first + count}) of the one lost unit's cells,
-   * that unit's index as the requestor: the part of {@code repair} that rebuilds only those
-   * ({@link Ecdag#restrictedTo}; a scalar code's cell, cut into {@code subchunks} sub-chunks for
-   * this, {@link Ecdag#repeated}), as a chain (ECPipe's shape) over its helpers: each adds its
-   * terms to the partial sums it receives and passes them on, so no node receives more than
-   * {@code count} sub-chunks, where the stored plans, searched for whole cells, would put most of
-   * a small window's inputs on one computing helper. Built in microseconds (no search), kept per
-   * window.
+   * For a read of sub-chunks [{@code first}, {@code first + count}) of the one lost unit's cells
+   * of a vector code, that unit's index as the requestor: the part of {@code repair} that
+   * rebuilds only those ({@link Ecdag#restrictedTo}), as a chain (ECPipe's shape) over its
+   * helpers: each adds its terms to the partial sums it receives and passes them on, so no node
+   * receives more than {@code count} sub-chunks, where the stored plans, searched for whole
+   * cells, would put most of a small window's inputs on one computing helper. Built in
+   * microseconds (no search), kept per window.
    */
-  public static WindowChain windowChain(CellRowRepair repair, int subchunks, int first, int count) {
-    int[] lost = repair.lost();
+  public static WindowChain windowChain(CellRowRepair repair, int first, int count) {
+    Ecdag whole = repair.graph();
+    if (whole.subchunkCount() == 1) {
+      throw new IllegalArgumentException("a scalar code's window is its chain over the window's bytes: scalarChain");
+    }
+    // Flattened and restricted again: a sub-chunk the window is computed from (Butterfly reads
+    // rebuilt ones) is then summed from the leaves, not sent to the requestor as well.
+    return chained(new WindowKey(repair, first, count),
+        () -> GraphTransforms.flatten(whole.restrictedTo(first, count)).restrictedTo(first, count));
+  }
+
+  /**
+   * For a read of part of a scalar code's one lost cell: {@code repair} as a chain over its
+   * helpers, as {@link #windowChain}. A scalar code is linear byte by byte, so the chain rebuilds
+   * any byte range of the lost block; run over the range as rows of a few KiB, each row's
+   * partial sums go down the chain right behind the last one's, where the range as one slice
+   * would wait whole on every hop.
+   */
+  public static WindowChain scalarChain(CellRowRepair repair) {
+    if (repair.graph().subchunkCount() != 1) {
+      throw new IllegalArgumentException("a vector code's window is a restricted repair: windowChain");
+    }
+    return chained(new WindowKey(repair, 0, 1), repair::graph);
+  }
+
+  private static WindowChain chained(WindowKey key, java.util.function.Supplier<Ecdag> graph) {
+    int[] lost = key.repair().lost();
     if (lost.length != 1) {
       throw new IllegalArgumentException("a window chain rebuilds one unit, not " + Arrays.toString(lost));
     }
-    WindowKey key = new WindowKey(repair, subchunks, first, count);
     synchronized (WINDOW_CHAINS) {
       WindowChain c = WINDOW_CHAINS.get(key);
       if (c != null) {
         return c;
       }
     }
-    Ecdag whole = repair.graph();
-    // Flattened and restricted again: a sub-chunk the window is computed from (Butterfly reads
-    // rebuilt ones) is then summed from the leaves, not sent to the requestor as well.
-    Ecdag window = whole.subchunkCount() == 1 ? whole.repeated(subchunks, first, count)
-        : GraphTransforms.flatten(whole.restrictedTo(first, count)).restrictedTo(first, count);
+    Ecdag window = graph.get();
     RepairProblem problem = new RepairProblem(window, 1 + Math.max(lost[0], GraphTransforms.maxBlock(window)), lost[0]);
     Plan chain = Pipelines.chain(problem, Pipelines.helpers(window), "pipeline", Planner.DEFAULT_SLICE);
     WindowChain c = new WindowChain(chain, NodePart.compile(chain.graph(), chain.colors()));

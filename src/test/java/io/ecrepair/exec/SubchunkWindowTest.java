@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
  * rebuilds exactly the window's bytes from only the ranges it names (everything else handed
  * to it is garbage), writes nothing else of the output but right bytes, and reads less than the
  * whole repair.
- * The same window as a chain over the helpers ({@link CodeRepairs#windowChain}; RS and LRC
- * cells cut into sub-chunks for it), run on simulated nodes, gives the same bytes with no node
- * receiving more than the window.
+ * The same window as a chain over the helpers ({@link CodeRepairs#windowChain}; for RS and LRC
+ * {@link CodeRepairs#scalarChain} over the window's sub-chunks as rows), run on simulated nodes,
+ * gives the same bytes with no node receiving more than the window.
  */
 class SubchunkWindowTest {
   private static final byte GARBAGE = 0x5a;
@@ -113,10 +113,13 @@ class SubchunkWindowTest {
         int count = alpha <= 8 ? 1 : 4;
         int[] firsts = alpha <= 8 ? IntStream.range(0, alpha).toArray() : new int[] {0, alpha / 3, alpha - 4};
         for (int first : firsts) {
-          CodeRepairs.WindowChain chain = CodeRepairs.windowChain(
-              CodeRepairs.plan(spec, new int[] {lost}, others(spec.n(), lost)), alpha, first, count);
+          CellRowRepair repair = CodeRepairs.plan(spec, new int[] {lost}, others(spec.n(), lost));
+          boolean scalar = alpha == 16;
+          // A scalar code's chain runs over the window's sub-chunks as rows of their own.
+          CodeRepairs.WindowChain chain = scalar ? CodeRepairs.scalarChain(repair)
+              : CodeRepairs.windowChain(repair, first, count);
           for (int u = 0; u < spec.n(); u++) {
-            blocks[u] = u == lost ? null : rowsOf[u];
+            blocks[u] = u == lost ? null : scalar ? windowOf(rowsOf[u], rows, alpha * s, first * s, count * s) : rowsOf[u];
           }
           SimulatedCluster.Result r = new SimulatedCluster(RegionCoders.best()).run(chain.plan().graph(),
               chain.plan().colors(), spec.n(), blocks, s, 8);
@@ -124,16 +127,27 @@ class SubchunkWindowTest {
           ByteBuffer got = r.repaired(lost);
           for (int row = 0; row < rows; row++) {
             int at = row * alpha * s + first * s;
-            assertEquals(0, got.slice(at, count * s).compareTo(rowsOf[lost].slice(at, count * s)), what + " row " + row);
+            int gotAt = scalar ? row * count * s : at;
+            assertEquals(0, got.slice(gotAt, count * s).compareTo(rowsOf[lost].slice(at, count * s)),
+                what + " row " + row);
           }
           for (int node = 0; node < spec.n(); node++) {
             assertTrue(r.bytesIn()[node] <= (long) count * s * rows,
                 what + ": node " + node + " received " + r.bytesIn()[node] + " bytes");
           }
-          assertTrue(chain.plan().point().maxLoad() <= count, what + ": " + chain.plan().point());
+          assertTrue(chain.plan().point().maxLoad() <= (scalar ? 1 : count), what + ": " + chain.plan().point());
         }
       }
     }
+  }
+
+  /** Bytes [from, from + len) of each of {@code rows} rows of {@code rowBytes}, one after another. */
+  private static ByteBuffer windowOf(ByteBuffer rowsOf, int rows, int rowBytes, int from, int len) {
+    ByteBuffer w = ByteBuffer.allocate(rows * len);
+    for (int row = 0; row < rows; row++) {
+      w.put(row * len, rowsOf, row * rowBytes + from, len);
+    }
+    return w;
   }
 
   @Test

@@ -161,8 +161,11 @@ final class AgentReads {
    * code's as fine as {@link #scalarSubchunks} cuts it), as {@link #rebuild}: the part of
    * {@code repair} that those need, chained over its helpers
    * ({@link io.ecrepair.plan.CodeRepairs#windowChain}), so a small read of a lost cell costs
-   * about its own bytes on every link instead of the whole cell's repair. The window ends
-   * before the cell's tail bytes, and for a code with sub-chunks the row is full.
+   * about its own bytes on every link instead of the whole cell's repair. A scalar code's
+   * window runs its chain over the window's sub-chunks as rows of their own
+   * ({@link io.ecrepair.plan.CodeRepairs#scalarChain}): each goes down the chain right behind
+   * the one before, and one chain serves every window of the repair. The window ends before the
+   * cell's tail bytes, and for a code with sub-chunks the row is full.
    */
   long rebuildWindow(LocatedStripedBlock group, GroupUnits units, CodeSpec spec, GroupLayout layout, int row,
                      CellRowRepair repair, int subchunks, int first, int count, Sink sink) {
@@ -193,8 +196,16 @@ final class AgentReads {
         + (window == null ? "" : " sub-chunks " + window.first() + "+" + window.count() + " of " + window.subchunks());
     try {
       Map<Integer, NodePart> parts;
-      if (window != null) {
-        parts = RepairCatalog.windowChain(window.repair(), window.subchunks(), window.first(), window.count()).parts();
+      int cell = layout.cellSize();
+      Sink into = sink;
+      if (window != null && spec.subPacketization() == 1) {
+        parts = RepairCatalog.scalarChain(window.repair()).parts();
+        cell /= window.subchunks();
+        firstRow = firstRow * window.subchunks() + window.first();
+        rows = window.count();
+        into = subchunkRows(sink, window, cell, firstRow + rows - 1);
+      } else if (window != null) {
+        parts = RepairCatalog.windowChain(window.repair(), window.first(), window.count()).parts();
       } else {
         Plan plan = plan(group, units, spec, layout, lost);
         if (plan == null) {
@@ -204,7 +215,7 @@ final class AgentReads {
         parts = plan.graph().subchunkCount() == 1 ? NodePart.compile(plan.graph(), plan.colors())
             : RepairCatalog.parts(plan);
       }
-      return run(parts, spec, group, units, layout, lost, firstRow, rows, window != null, sink, what);
+      return run(parts, spec, group, units, layout, cell, lost, firstRow, rows, window != null, into, what);
     } catch (IOException | RuntimeException e) {
       for (InetSocketAddress unreachable : AgentChannels.Unreachable.in(e)) {
         if (unreachableNanos > 0) {
@@ -276,16 +287,41 @@ final class AgentReads {
     return d;
   }
 
-  /** Runs the parts with this client as {@code lost}'s requestor; {@code noTails}: the plan's window ends before the tails. */
+  /**
+   * A scalar window's rows of one sub-chunk each (of {@code s} bytes) as the cell's bytes: sub-chunk
+   * row r is sub-chunk r mod cut of cell row r / cut; the cell's row is done with the window's
+   * last sub-chunk row, {@code lastRow}.
+   */
+  private static Sink subchunkRows(Sink cells, Window window, int s, int lastRow) {
+    int cut = window.subchunks();
+    return new Sink() {
+      @Override
+      public void put(int row, int offset, ByteBuffer src, int off, int len) {
+        cells.put(row / cut, row % cut * s + offset, src, off, len);
+      }
+
+      @Override
+      public void rowDone(int row, long bytesReceived) {
+        if (row == lastRow) {
+          cells.rowDone(row / cut, bytesReceived);
+        }
+      }
+    };
+  }
+
+  /**
+   * Runs the parts with this client as {@code lost}'s requestor over rows [firstRow, firstRow +
+   * rows) of cells of {@code cell} bytes; {@code noTails}: the plan's window ends before the tails.
+   */
   private long run(Map<Integer, NodePart> parts, CodeSpec spec, LocatedStripedBlock group, GroupUnits units,
-                   GroupLayout layout, int lost, int firstRow, int rows, boolean noTails, Sink sink, String what)
+                   GroupLayout layout, int cell, int lost, int firstRow, int rows, boolean noTails, Sink sink,
+                   String what)
       throws IOException, InterruptedException {
     NodePart mine = parts.get(lost);
     if (mine == null || mine.leaves().length != 0 || !mine.outbound().isEmpty()) {
       return -1; // the client holds no block and listens nowhere
     }
-    int cell = layout.cellSize();
-    int alpha = mine.alpha(); // a scalar code's window cuts its cell too
+    int alpha = mine.alpha();
     int piece = alpha == 1 ? sliceBytes : pieceBytes;
     SliceGeometry geometry = new SliceGeometry(firstRow, rows, cell / alpha, piece);
     long end = (long) (firstRow + rows) * cell;
