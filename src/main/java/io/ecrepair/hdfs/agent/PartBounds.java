@@ -39,9 +39,10 @@ final class PartBounds {
     if (req.pieceBytes() < Math.min(PlanPartRequest.MIN_PIECE, req.subchunkBytes())) {
       refuse("pieces of " + req.pieceBytes() + " bytes, finer than " + PlanPartRequest.MIN_PIECE);
     }
-    // A data block of a group may be up to one cell shorter than the group's rows.
-    long groupRows = replicaLength / req.cellSize() + 1;
-    if ((long) req.firstRow() + req.rows() > groupRows) {
+    // A data block of a group may be up to one of the group's cells shorter than its rows; a
+    // request's rows may be finer than those cells (a client's window of an RS or LRC cell runs
+    // over 4 KiB rows), so the slack is the largest cell, in bytes.
+    if (((long) req.firstRow() + req.rows()) * req.cellSize() > replicaLength + maxCellBytes) {
       refuse("rows " + req.firstRow() + "+" + req.rows() + " of " + req.cellSize() + " bytes, past the end of a group "
           + "whose block here holds " + replicaLength + " bytes");
     }

@@ -56,9 +56,18 @@ class PartBoundsTest {
     NodePart part = genuine();
     long length = 4L * CELL;
     assertDoesNotThrow(() -> PartBounds.check(request(part, 2, length, CELL, 4, 4096), length, MAX_CELL));
-    // A data block up to a cell shorter than the group: one row more than its own.
-    assertDoesNotThrow(() -> PartBounds.check(request(part, 2, length, CELL, 5, 4096), length, MAX_CELL));
-    refused(request(part, 2, length, CELL, 6, 4096), length, "past the end of a group");
+    // A data block up to a cell shorter than the group, of cells up to MAX_CELL: rows ending
+    // at most that far past its own bytes.
+    assertDoesNotThrow(() -> PartBounds.check(request(part, 2, length, CELL, 8, 4096), length, MAX_CELL));
+    refused(request(part, 2, length, CELL, 9, 4096), length, "past the end of a group");
+    // Rows finer than the group's cells (a client's window of an RS or LRC cell): the same slack in bytes.
+    NodePart scalar = RepairCatalog.scalarChain(
+        RepairCatalog.plan(new CodeSpec("rs", 6, 3), new int[] {0}, new int[] {1, 2, 3, 4, 5, 6})).parts().get(2);
+    long shortBlock = 3L * CELL;
+    assertDoesNotThrow(() -> PartBounds.check(request(scalar, 2, shortBlock, 4096, (3 * CELL + MAX_CELL) / 4096, 4096),
+        shortBlock, MAX_CELL));
+    refused(request(scalar, 2, shortBlock, 4096, (3 * CELL + MAX_CELL) / 4096 + 1, 4096), shortBlock,
+        "past the end of a group");
     refused(request(part, 3, length, CELL, 4, 4096), length, "node 2 of a plan");
     refused(request(part, 2, length, 8 << 20, 1, 4096), length, "multiples of 1024");
     refused(request(part, 2, length, CELL + 256 * 3, 4, 4096), length, "multiples of 1024");

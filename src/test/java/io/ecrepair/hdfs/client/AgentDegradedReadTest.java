@@ -75,6 +75,9 @@ class AgentDegradedReadTest {
       for (Case f : cases.subList(2, 4)) {
         smallReadsRebuildTheirSubchunksOnly(c, f, false);
       }
+      for (Case f : cases.subList(0, 2)) {
+        smallReadInTheShortLastRow(c, f);
+      }
       rowsComeBeforeTheirWindowEnds(c, cases.get(1));
       partOfACellAsksForItsRowOnly(c, cases.get(1));
       flippedFrameIsNeverDelivered(c, cases.get(2), false);
@@ -317,6 +320,29 @@ class AgentDegradedReadTest {
    * rest of the cell costs nothing more. Every byte right. With the default smallest read set
    * for the agents (1 MiB), the same small reads are fetched.
    */
+  /**
+   * A small read of the lost unit 0's cell in the second group's last row, which only unit 0's
+   * data reaches: the other data blocks end a cell short of the window's rows (of 4 KiB for RS
+   * and LRC), and their agents still serve it.
+   */
+  private static void smallReadInTheShortLastRow(DegradedCluster c, Case f) throws Exception {
+    int k = f.policy().getNumDataUnits();
+    Configuration conf = new Configuration(c.conf);
+    conf.setInt(ClientKeys.AGENT_READS_MIN_READ_SET_KB_KEY, 0);
+    String what = f.name() + ", the short last row through the agents";
+    try (FileSystem client = FileSystem.newInstance(c.uri(), conf); FSDataInputStream in = client.open(f.path())) {
+      ((EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(f.path(), 1, 0));
+      long at = (long) k * CELL * ROWS + (long) k * CELL + 3 * 4096 + 100; // group 1, row 1, unit 0
+      byte[] got = new byte[5000];
+      in.readFully(at, got);
+      ReadForms.assertRange(f.data(), (int) at, got, what);
+      DegradedReadStats stats = DegradedReadStats.of(in);
+      assertEquals(1, stats.agentReads(), what + ": " + stats);
+      assertEquals(0, stats.agentFallbacks(), what + ": " + stats);
+      assertEquals(0, stats.bytesFetched(), what + ": " + stats);
+    }
+  }
+
   private static void smallReadsRebuildTheirSubchunksOnly(DegradedCluster c, Case f, boolean agents)
       throws Exception {
     int k = f.policy().getNumDataUnits();
