@@ -311,16 +311,6 @@ class AgentDegradedReadTest {
   }
 
   /**
-   * Small preads at random offsets inside lost cells, none continuing the one before: only the
-   * sub-chunks each read lies in are rebuilt, not the cell (a scalar code's cell is cut into
-   * sub-chunks for this). Through the agents ({@code agents}) the client receives at most those
-   * sub-chunks; through the read set (a vector code: Clay, Butterfly) it fetches what the code's
-   * repair restricted to them reads. Then
-   * small reads that continue one another: the second rebuilds the whole cell once, and the
-   * rest of the cell costs nothing more. Every byte right. With the default smallest read set
-   * for the agents (1 MiB), the same small reads are fetched.
-   */
-  /**
    * A small read of the lost unit 0's cell in the second group's last row, which only unit 0's
    * data reaches: the other data blocks end a cell short of the window's rows (of 4 KiB for RS
    * and LRC), and their agents still serve it.
@@ -343,6 +333,16 @@ class AgentDegradedReadTest {
     }
   }
 
+  /**
+   * Small preads at random offsets inside lost cells, none continuing the one before: only the
+   * sub-chunks each read lies in are rebuilt, not the cell (a scalar code's cell is cut into
+   * sub-chunks for this). Through the agents ({@code agents}) the client receives at most those
+   * sub-chunks; through the read set (a vector code: Clay, Butterfly) it fetches what the code's
+   * repair restricted to them reads. Then
+   * small reads that continue one another: the second rebuilds the whole cell once, and the
+   * rest of the cell costs nothing more. Every byte right. With the default smallest read set
+   * for the agents (1 MiB), the same small reads are fetched.
+   */
   private static void smallReadsRebuildTheirSubchunksOnly(DegradedCluster c, Case f, boolean agents)
       throws Exception {
     int k = f.policy().getNumDataUnits();
