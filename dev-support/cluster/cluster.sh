@@ -45,8 +45,8 @@ use_dist() {
   DIST=$1
   # NameNode and DataNodes get what a real cluster's get (conf/hadoop-env.ec-repair.sh): the plugin
   # jar and Hadoop. The client's Java mains (the degraded-read probe) also need the tools jar.
-  DAEMON_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop/*"
-  CLIENT_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop-ec-repair-tools.jar:$DIST/lib/*:$DIST/lib/hadoop/*"
+  DAEMON_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop-webapps:$DIST/lib/hadoop/*"
+  CLIENT_CP="$DIST/lib/hadoop-ec-repair.jar:$DIST/lib/hadoop-ec-repair-tools.jar:$DIST/lib/*:$DIST/lib/hadoop-webapps:$DIST/lib/hadoop/*"
 }
 use_dist "${EC_REPAIR_DIST:-$ROOT/hadoop-ec-repair}"
 
