@@ -1,7 +1,6 @@
 package io.ecrepair.bench.cluster;
 
 import io.ecrepair.bench.cluster.ClusterHandle.Node;
-import io.ecrepair.harness.PatternData;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,7 +16,6 @@ import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.ECBlockGroupStats;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -141,7 +139,8 @@ public final class FullNodeRecovery {
     long length = (long) groups * k * blockSize;
     progress.accept(String.format("%s: writing %d block groups (%d MiB) under %s", scenario, groups, length >> 20,
         policy.getName()));
-    List<LocatedStripedBlock> before = writeTracked(scenario, file, policy, blockSize, length, seed, written);
+    List<LocatedStripedBlock> before = new TrackedWrite(cluster, fs, timeoutMs, progress)
+        .write(scenario, file, policy, blockSize, length, seed, written);
     Set<String> sparedIps = new HashSet<>();
     spared.forEach(name -> sparedIps.add(cluster.node(name).ip()));
     Node victim = cluster.dataNodeAt(victimIndex >= 0 ? holder(before.get(0), victimIndex)
@@ -193,7 +192,7 @@ public final class FullNodeRecovery {
             progress.accept(String.format("%s: NameNode dropped %s's replicas %.1f s after the kill; reconstruction "
                 + "runs", scenario, victim.name(), (t1 - t0) / 1e9));
           }
-          if (t1 != 0 && complete(after, policy, victim) && healthy()) {
+          if (t1 != 0 && complete(after, policy, victim) && TrackedWrite.healthy(fs)) {
             break;
           }
         }
@@ -422,51 +421,6 @@ public final class FullNodeRecovery {
   }
 
   /** Waits until the NameNode has no block group left to rebuild. */
-  private void awaitNoRepairs() throws IOException, InterruptedException {
-    long deadline = System.currentTimeMillis() + timeoutMs;
-    // The redundancy monitor's next round (1 s) sees what the reports left out, and a block it
-    // then rebuilds (a 16 MiB block at 100 Mbit/s: 1.3 s) is in place within 3 s.
-    Thread.sleep(3000);
-    while (!healthy()) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new IOException("the NameNode still rebuilds blocks of a file just written after " + timeoutMs / 1000
-            + " s");
-      }
-      Thread.sleep(100);
-    }
-  }
-
-  private boolean healthy() throws IOException {
-    ECBlockGroupStats s = fs.getClient().getNamenode().getECBlockGroupStats();
-    return s.getLowRedundancyBlockGroups() == 0 && s.getMissingBlockGroups() == 0;
-  }
-
-  /**
-   * Writes the file until the NameNode tracks every replica of it: a write whose groups were
-   * rebuilt too early leaves a node with two blocks of a group ({@link BenchFiles#nodesHoldingTwo}),
-   * and a loss of the one the NameNode does not track would stall the recovery; such a file is
-   * written again (three tries).
-   */
-  private List<LocatedStripedBlock> writeTracked(String scenario, Path file, ErasureCodingPolicy policy, long blockSize,
-      long length, long seed, LongConsumer written) throws IOException, InterruptedException {
-    int n = policy.getNumDataUnits() + policy.getNumParityUnits();
-    for (int attempt = 1; ; attempt++) {
-      BenchFiles.write(fs, file, policy, blockSize, length, new PatternData(seed), written);
-      List<LocatedStripedBlock> groups = BenchFiles.awaitAllBlocks(fs, file, timeoutMs);
-      awaitNoRepairs(); // a reconstruction HDFS scheduled before the write's own reports came in
-      List<String> twice = BenchFiles.nodesHoldingTwo(cluster, groups, n);
-      if (twice.isEmpty()) {
-        return groups;
-      }
-      if (attempt == 3) {
-        throw new IOException(scenario + ": every write left a DataNode with two blocks of a group: " + twice);
-      }
-      progress.accept(scenario + ": HDFS rebuilt blocks of the file it had not yet heard of, leaving " + twice
-          + "; writing it again");
-      fs.delete(file, false);
-    }
-  }
-
   /**
    * The internal blocks {@code victim} holds: each {group, index} added to {@code held}, and
    * the digest of each replica by "group/index".

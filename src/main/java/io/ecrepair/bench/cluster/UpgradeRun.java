@@ -26,7 +26,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
-import org.apache.hadoop.hdfs.protocol.ECBlockGroupStats;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
@@ -79,7 +78,7 @@ public final class UpgradeRun {
       try (DistributedFileSystem fs = ClusterBenchmark.connect(cluster)) {
         String running = nameNodeVersion(cluster);
         long t = System.nanoTime();
-        files = write(fs);
+        files = write(cluster, fs);
         boolean read = readAll(cluster, files);
         long bytes = files.stream().mapToLong(Written::length).sum();
         steps.add(new Step("write", running, String.format(Locale.ROOT, "%d files of %s, %d MiB, read back",
@@ -132,7 +131,8 @@ public final class UpgradeRun {
     return new Result(from, to, List.copyOf(steps));
   }
 
-  private List<Written> write(DistributedFileSystem fs) throws IOException, InterruptedException {
+  private List<Written> write(ClusterHandle cluster, DistributedFileSystem fs) throws IOException, InterruptedException {
+    TrackedWrite writer = new TrackedWrite(cluster, fs, settings.timeoutMs(), progress);
     List<ErasureCodingPolicy> policies = new ArrayList<>();
     for (String name : settings.policies()) {
       policies.add(ShippedPolicies.byName(name));
@@ -148,13 +148,8 @@ public final class UpgradeRun {
           + (long) p.getNumDataUnits() * p.getCellSize() * 3 / 2 + 1000;
       Path file = new Path("/upgrade/" + p.getName() + "/file");
       progress.accept(String.format(Locale.ROOT, "writing %s (%d MiB)", file, length >> 20));
-      BenchFiles.write(fs, file, p, blockSize, length, new PatternData(seed), n -> { });
+      writer.write(p.getName(), file, p, blockSize, length, seed, n -> { });
       files.add(new Written(file, p, length, seed++));
-    }
-    for (Written w : files) {
-      if (ListedUnits.await(fs.getClient(), w.file().toString(), 30_000).isEmpty()) {
-        throw new IOException("the NameNode did not list every unit of " + w.file() + " in 30 s after it was written");
-      }
     }
     return files;
   }
@@ -238,8 +233,7 @@ public final class UpgradeRun {
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + settings.timeoutMs() * 1_000_000L;
     while (System.nanoTime() < deadline) {
-      ECBlockGroupStats s = fs.getClient().getNamenode().getECBlockGroupStats();
-      if (s.getLowRedundancyBlockGroups() == 0 && s.getMissingBlockGroups() == 0) {
+      if (TrackedWrite.healthy(fs)) {
         boolean all = true;
         for (Written w : files) {
           all &= listedOffNode(fs, w, gone.ip());
