@@ -21,4 +21,6 @@ public final class SystemProperties {
   public static final int READ_WINDOW_DEFAULT = 32;
   /** The isal-bench binary the bench command compares with (else the one in the distribution's libexec/). */
   public static final String ISAL_BENCH_PROPERTY = "ecrepair.isal.bench";
+  /** "i/n": the in-process HDFS of JVM i of n side by side picks DataNode ports from the i-th of n slices. */
+  public static final String PORT_SLICE_PROPERTY = "ecrepair.harness.port-slice";
 }

@@ -1,5 +1,6 @@
 package io.ecrepair.harness;
 
+import io.ecrepair.SystemProperties;
 import io.ecrepair.hdfs.CostKeys;
 import io.ecrepair.hdfs.ListedUnits;
 import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
@@ -154,13 +155,40 @@ public final class MiniHdfs implements AutoCloseable {
       // not Linux: assume the IANA default range
     }
     int top = Math.max(2048, Math.min(low, 65536) - offset - 1);
+    int[] slice = portSlice(System.getProperty(SystemProperties.PORT_SLICE_PROPERTY));
+    int width = (top - 1024) / slice[1];
+    int from = 1024 + slice[0] * width;
     int port;
     do {
-      port = 1024 + random.nextInt(top - 1024);
+      port = from + random.nextInt(width);
     } while (taken.contains(port) || taken.contains(port + offset) || !free(port) || !free(port + offset));
     taken.add(port);
     taken.add(port + offset);
     return port;
+  }
+
+  /**
+   * {index from 0, count} of an "i/n" slice (i from 1; taken modulo n); the whole range when
+   * unset. Test JVMs side by side each pick from their own slice, so two never pick the same free port.
+   */
+  static int[] portSlice(String spec) {
+    if (spec == null || spec.isBlank()) {
+      return new int[] {0, 1};
+    }
+    String[] parts = spec.trim().split("/");
+    try {
+      if (parts.length != 2) {
+        throw new NumberFormatException();
+      }
+      int index = Integer.parseInt(parts[0]);
+      int count = Integer.parseInt(parts[1]);
+      if (count < 1 || count > 64 || index < 1) {
+        throw new NumberFormatException();
+      }
+      return new int[] {(index - 1) % count, count};
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(SystemProperties.PORT_SLICE_PROPERTY + " is \"" + spec + "\"; it takes i/n, as 2/4");
+    }
   }
 
   private static boolean free(int port) {
