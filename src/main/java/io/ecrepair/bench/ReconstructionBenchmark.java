@@ -154,8 +154,8 @@ public final class ReconstructionBenchmark {
   /**
    * The least time the read limit allows: what the code's cheapest repair reads of the lost
    * block (k blocks for HDFS's own reconstruction), through the rebuilding DataNode's throttle,
-   * less the throttle's free first period. NaN for a route whose reads the limit does not
-   * govern (chains and parallel plans read on the helpers, unthrottled).
+   * less the throttle's free first period. NaN for chains and parallel plans, whose values the
+   * limit governs on every node they arrive at: their least time depends on the plan.
    */
   public static double floorSeconds(Point p, long readBandwidth) {
     double blocks;

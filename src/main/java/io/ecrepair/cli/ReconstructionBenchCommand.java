@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
         + "a PNG bar chart.",
         "Each time stands beside its peer (RS through HDFS) and its floor: what the code's cheapest repair reads, "
             + "at the read limit, through the rebuilding DataNode's throttle (less the throttle's free first half "
-            + "second); a chain or a parallel plan reads on the helpers, outside that limit, and has none."})
+            + "second); a chain or a parallel plan, limited on every node its values arrive at, has none."})
 final class ReconstructionBenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -86,8 +86,8 @@ final class ReconstructionBenchCommand implements Callable<Integer> {
         bench.readBandwidth() / 1e6, bench.warmupRounds());
     table(points, comparisons, bench.readBandwidth()).print(out);
     out.println("floor s = the code's cheapest repair's reads at the read limit through the rebuilding DataNode's "
-        + "throttle, less its free first 0.5 s; '-' where the repair ran as a chain or a parallel plan, whose reads "
-        + "on the helpers that limit does not govern; vs peer = the RS peer's seconds / these, reads vs peer = its bytes read "
+        + "throttle, less its free first 0.5 s; '-' where the repair ran as a chain or a parallel plan, limited on "
+        + "every node its values arrive at; vs peer = the RS peer's seconds / these, reads vs peer = its bytes read "
         + "/ these");
     out.println("chart: " + png.toAbsolutePath());
   }

@@ -43,6 +43,9 @@ public interface AgentContext {
   /** Parts of clients' degraded reads the agent runs at once; one more is refused. */
   int clientPartsLimit();
 
+  /** The DataNode's budget for repair traffic in and out, shared by every repair route. */
+  io.ecrepair.hdfs.transfer.RepairBudget budget();
+
   /** The bounds the agent holds every request to: memory, a part's time, cells, hops. */
   AgentLimits limits();
 

@@ -1,5 +1,7 @@
 package io.ecrepair.hdfs.agent;
 
+import io.ecrepair.hdfs.transfer.RepairBudget;
+
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -41,8 +43,11 @@ final class LocalRangeServer {
     void chunks(long offset, byte[] bytes, int len, byte[] sums, int sumLen) throws IOException, InterruptedException;
   }
 
-  /** Streams the answer; an IOException before or while streaming is the caller's to report. */
-  void serve(RangeRequest req, DataOutputStream out) throws IOException {
+  /**
+   * Streams the answer, every chunk sent under {@code budget} (a range request is always a
+   * repair's); an IOException before or while streaming is the caller's to report.
+   */
+  void serve(RangeRequest req, DataOutputStream out, RepairBudget budget) throws IOException {
     try {
       read(req.block(), req.ranges(), new Chunks() {
         @Override
@@ -54,6 +59,7 @@ final class LocalRangeServer {
 
         @Override
         public void chunks(long offset, byte[] bytes, int len, byte[] sums, int sumLen) throws IOException {
+          budget.sending(len + sumLen);
           out.writeInt(len);
           out.writeLong(offset);
           out.write(sums, 0, sumLen);

@@ -1,5 +1,7 @@
 package io.ecrepair.hdfs.agent;
 
+import io.ecrepair.hdfs.transfer.RepairBudget;
+
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.exec.PartRunner;
 import java.io.BufferedOutputStream;
@@ -28,6 +30,7 @@ import org.apache.hadoop.io.IOUtils;
  * receiver proved it is the agent of the DataNode the plan names ({@link StreamHandshake}).
  */
 public final class PeerSenders implements PartRunner.Outbox, Closeable {
+  private final RepairBudget budget;
   private static final Object END = new Object();
 
   private final String name;
@@ -68,10 +71,11 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
    *
    * @param datanode names this DataNode for fault injection
    * @param buffers where the frames' arrays come from and go back to once written
+   * @param budget what every frame is sent under ({@link RepairBudget#UNLIMITED} for a client's read)
    */
   public PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part, int pieceBytes,
-                     long stallMillis, ExecutorService threads, FrameBuffers buffers) {
-    this(name, datanode, sessionHi, sessionLo, part, pieceBytes, -1, null, stallMillis, threads, buffers);
+                     long stallMillis, ExecutorService threads, FrameBuffers buffers, RepairBudget budget) {
+    this(name, datanode, sessionHi, sessionLo, part, pieceBytes, -1, null, stallMillis, threads, buffers, budget);
   }
 
   /**
@@ -83,7 +87,8 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
    */
   PeerSenders(String name, String datanode, long sessionHi, long sessionLo, NodePart part, int pieceBytes,
               int controlPeer, DataOutputStream control, long stallMillis, ExecutorService threads,
-              FrameBuffers buffers) {
+              FrameBuffers buffers, RepairBudget budget) {
+    this.budget = budget;
     this.name = name;
     this.datanode = datanode;
     this.sessionHi = sessionHi;
@@ -164,6 +169,7 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
           return;
         }
         Frame f = (Frame) o;
+        budget.sending(f.length());
         PlanFrames.writeFrame(out, f.bytes(), f.length(), f.crc());
         buffers.give(f.bytes());
         if (st.queue.isEmpty()) {

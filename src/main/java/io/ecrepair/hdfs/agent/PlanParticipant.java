@@ -76,7 +76,8 @@ final class PlanParticipant {
     Map<Integer, String> senderIds = new TreeMap<>();
     req.part().inbound().forEach(g -> senderIds.put(g.peer(), req.peers().get(g.peer()).datanodeId()));
     PlanSession session = new PlanSession(name, req.part(), req.block(), senderIds, geometry.pieceBytes(),
-        ctx.stallMillis(), inbound, expected, ctx.frames());
+        ctx.stallMillis(), inbound, expected, ctx.frames(),
+        req.forClient() ? io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED : ctx.budget());
     PlanSessions sessions = ctx.sessions();
     try {
       sessions.register(req.sessionHi(), req.sessionLo(), session);
@@ -132,7 +133,8 @@ final class PlanParticipant {
       Token<BlockTokenIdentifier> own = dn.getBlockAccessToken(req.block(),
           EnumSet.of(BlockTokenIdentifier.AccessMode.READ), StorageType.EMPTY_ARRAY, new String[0]);
       senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), geometry.pieceBytes(),
-          controlPeer, out, ctx.stallMillis(), threads, ctx.frames());
+          controlPeer, out, ctx.stallMillis(), threads, ctx.frames(),
+          req.forClient() ? io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED : ctx.budget());
       opened.set(senders);
       // Each hop must answer within a stall: an agent answers in milliseconds, whatever a requester named does not.
       senders.open(receivers, AgentChannels.dialer(dn, req.block(), own),

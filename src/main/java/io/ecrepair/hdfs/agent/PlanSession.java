@@ -1,5 +1,7 @@
 package io.ecrepair.hdfs.agent;
 
+import io.ecrepair.hdfs.transfer.RepairBudget;
+
 import io.ecrepair.exec.NodePart;
 import io.ecrepair.exec.PartRunner;
 import java.io.DataInputStream;
@@ -26,6 +28,8 @@ import org.apache.hadoop.io.IOUtils;
  * DataNode the plan names for it ({@link StreamHandshake}), and only once.
  */
 public final class PlanSession implements PartRunner.Inbox {
+  /** What every frame received is taken under ({@link RepairBudget#UNLIMITED} for a client's read). */
+  private final RepairBudget budget;
   private static final Object END = new Object();
 
   private final String name;
@@ -51,8 +55,10 @@ public final class PlanSession implements PartRunner.Inbox {
    * @param buffers where the frames' arrays come from and go back to once the part took them
    */
   public PlanSession(String name, NodePart part, ExtendedBlock block, Map<Integer, String> senders, int pieceBytes,
-                     long stallMillis, AtomicLong inbound, long expectedBytes, FrameBuffers buffers) {
+                     long stallMillis, AtomicLong inbound, long expectedBytes, FrameBuffers buffers,
+                     RepairBudget budget) {
     this.name = name;
+    this.budget = budget;
     this.block = block;
     this.buffers = buffers;
     this.stallMillis = stallMillis;
@@ -114,6 +120,7 @@ public final class PlanSession implements PartRunner.Inbox {
         PlanFrames.Frame f = PlanFrames.readFrame(in, maxFrame, who, buffers);
         if (f != null) {
           received(f.length());
+          budget.received(f.length());
         }
         if (!q.offer(f == null ? END : f, stallMillis, TimeUnit.MILLISECONDS)) {
           throw new IOException(name + " took no frame from " + who + " for " + stallMillis + " ms");

@@ -61,7 +61,7 @@ final class RangeService {
       ScheduledFuture<?> alarm = alarms.schedule(() -> IOUtils.closeSocket(r.socket), ctx.limits().partMillis(),
           TimeUnit.MILLISECONDS);
       try {
-        replicas.serve(req, out);
+        replicas.serve(req, out, ctx.budget());
         served.increment();
       } catch (IOException | RuntimeException e) {
         LOG.warn("ec-repair: repair agent on {} could not serve ranges of {}: {}", ctx.name(), req.block(),

@@ -351,7 +351,8 @@ final class AgentReads {
     Map<Integer, String> senderIds = new TreeMap<>();
     mine.inbound().forEach(g -> senderIds.put(g.peer(), helpers.get(g.peer()).datanodeId()));
     PlanSession session = new PlanSession(name, mine, group.getBlock(), senderIds, geometry.pieceBytes(), stallMillis,
-        new AtomicLong(), (long) mine.valuesIn() * geometry.subchunkBytes() * rows, frames);
+        new AtomicLong(), (long) mine.valuesIn() * geometry.subchunkBytes() * rows, frames,
+        io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED);
     int s = geometry.subchunkBytes();
     PartRunner.Results results = (t, r, src, off, len) -> sink.put(geometry.row(t),
         r.subchunk() * s + geometry.offset(t), src, off, len);

@@ -27,7 +27,6 @@ import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
-import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.util.DataChecksum;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -156,7 +155,6 @@ final class CentralRepair {
       for (HelperFeed feed : feeds) {
         running.add(ctx.readPool().submit(feed));
       }
-      DataTransferThrottler writeThrottle = ctx.datanode().getEcReconstuctWriteThrottler();
       stats.centralRowsStart();
       Supplier<DataChecksum> checksum = () -> checksumOf(feeds);
       RowLoop loop = new RowLoop(ctx.coder());
@@ -186,7 +184,7 @@ final class CentralRepair {
             window.release(r);
             for (int i = 0; i < group.lostCount(); i++) {
               stats.rowWritten(targets.write(i, out[group.sortedIndex(i)], layout.cellLength(r, group.lost(i)),
-                  checksum, writeThrottle));
+                  checksum, ctx.budget()));
             }
             stats.lastRowWritten();
           }
@@ -300,7 +298,7 @@ final class CentralRepair {
           ranges.add(range[0], range[1]);
         }
       }
-      DataTransferThrottler throttle = ctx.datanode().getEcReconstuctReadThrottler();
+      io.ecrepair.hdfs.transfer.RepairBudget budget = ctx.budget();
       LongConsumer counted = stats.helperReads(unit);
       RangeListener listener = new RangeListener() {
         @Override
@@ -308,9 +306,7 @@ final class CentralRepair {
           arrived(bytes);
           counted.accept(bytes);
           window.progressed(unit);
-          if (throttle != null) {
-            throttle.throttle(bytes);
-          }
+          budget.received(bytes);
         }
 
         @Override

@@ -45,6 +45,13 @@ public final class DataNodeKeys {
   /** KiB of each sub-chunk per slice of a parallel repair: a value flows on before its sub-chunk is done. */
   public static final String PLAN_PIECE_KB_KEY = "ecrepair.datanode.plan.piece.kb";
   public static final int PLAN_PIECE_KB_DEFAULT = 4;
+  /**
+   * Bytes per second of repair traffic a DataNode receives (0: unlimited), over every route of
+   * ours; unset: HDFS's dfs.datanode.ec.reconstruct.read.bandwidthPerSec.
+   */
+  public static final String REPAIR_BANDWIDTH_IN_KEY = "ecrepair.datanode.repair.bandwidth.in";
+  /** The same for repair traffic it sends; unset: dfs.datanode.ec.reconstruct.write.bandwidthPerSec. */
+  public static final String REPAIR_BANDWIDTH_OUT_KEY = "ecrepair.datanode.repair.bandwidth.out";
   /** Parts of clients' degraded reads an agent runs at once (0 = none), so readers cannot crowd out repairs. */
   public static final String AGENT_CLIENT_PARTS_KEY = "ecrepair.datanode.agent.client-parts";
   public static final int AGENT_CLIENT_PARTS_DEFAULT = 16;

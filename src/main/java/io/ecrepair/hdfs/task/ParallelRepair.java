@@ -22,7 +22,6 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
-import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
 
@@ -107,7 +106,7 @@ final class ParallelRepair {
       Map<Integer, String> senderIds = new TreeMap<>();
       mine.inbound().forEach(g -> senderIds.put(g.peer(), helpers.get(g.peer()).datanodeId()));
       session = new PlanSession(name, mine, own, senderIds, geometry.pieceBytes(), ctx.stallMillis(), ctx.inbound(),
-          expected, ctx.frames());
+          expected, ctx.frames(), ctx.budget());
       ctx.sessions().register(hi, lo, session);
       ReadFaults.sessionOpened(ctx.name(), hi, lo, mine, geometry, senderIds);
       coordinator = new PlanCoordinator(name, hi, lo, parts, requestor, helpers, ownAgent,
@@ -119,7 +118,7 @@ final class ParallelRepair {
         Map<Integer, PeerSenders.Receiver> receivers = new TreeMap<>();
         helpers.forEach((node, h) -> receivers.put(node, new PeerSenders.Receiver(h.agent(), h.datanodeId())));
         senders = new PeerSenders(name, ctx.name(), hi, lo, mine, geometry.pieceBytes(), ctx.stallMillis(),
-            ctx.readPool(), ctx.frames());
+            ctx.readPool(), ctx.frames(), ctx.budget());
         senders.open(receivers, AgentChannels.dialer(ctx.datanode(), own, connector.token(own)),
             ctx.datanode().getDnConf().getSocketTimeout());
       }
@@ -140,7 +139,6 @@ final class ParallelRepair {
       PartRunner.Outbox outbox = senders != null ? senders : (t, g, src, off, len) -> {
         throw new IOException("the plan sends nothing from the requestor");
       };
-      DataTransferThrottler throttle = ctx.datanode().getEcReconstuctWriteThrottler();
       DataChecksum rebuiltChecksum = groupChecksum != null ? groupChecksum : ctx.defaultChecksum();
       java.util.function.Supplier<DataChecksum> checksum = () -> rebuiltChecksum;
       for (int t = 0; t < geometry.count(); t++) {
@@ -155,7 +153,7 @@ final class ParallelRepair {
               System.arraycopy(tails[i], geometry.row(t) * tail, row[i], cellSize - tail, tail);
             }
             written += targets.write(i, ByteBuffer.wrap(row[i]), layout.cellLength(geometry.row(t), lost[i]), checksum,
-                throttle);
+                ctx.budget());
           }
           rowsDone++;
           writeNanos += System.nanoTime() - t1;

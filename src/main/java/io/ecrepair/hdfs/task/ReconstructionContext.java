@@ -66,6 +66,7 @@ public final class ReconstructionContext implements AgentContext {
   private final int planPieceBytes;
   private final int clientParts;
   private final AgentLimits agentLimits;
+  private final io.ecrepair.hdfs.transfer.RepairBudget budget;
   /** Threads of the reconstruction tasks' blocking work at most; one more is refused and its task fails. */
   static final int MAX_READ_THREADS = 1024;
 
@@ -108,6 +109,11 @@ public final class ReconstructionContext implements AgentContext {
       throw new IllegalArgumentException(DataNodeKeys.AGENT_CLIENT_PARTS_KEY + " must be >= 0, not " + clientParts);
     }
     this.agentLimits = agentLimits(conf);
+    this.budget = new io.ecrepair.hdfs.transfer.RepairBudget(
+        bandwidth(conf, DataNodeKeys.REPAIR_BANDWIDTH_IN_KEY,
+            DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_READ_BANDWIDTHPERSEC_KEY),
+        bandwidth(conf, DataNodeKeys.REPAIR_BANDWIDTH_OUT_KEY,
+            DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_WRITE_BANDWIDTHPERSEC_KEY));
     this.parallel = conf.getBoolean(DataNodeKeys.PARALLEL_KEY, DataNodeKeys.PARALLEL_DEFAULT);
     this.centralShare = conf.getBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, DataNodeKeys.CENTRAL_SHARE_DEFAULT);
     int pieceKb = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT);
@@ -243,6 +249,21 @@ public final class ReconstructionContext implements AgentContext {
   @Override
   public int clientPartsLimit() {
     return clientParts;
+  }
+
+  @Override
+  public io.ecrepair.hdfs.transfer.RepairBudget budget() {
+    return budget;
+  }
+
+  /** Bytes per second from our key, else HDFS's; 0 (unlimited) when neither is set. */
+  private static long bandwidth(Configuration conf, String ours, String hdfs) {
+    long v = conf.getLongBytes(ours, conf.getLongBytes(hdfs, 0));
+    if (v < 0) {
+      throw new IllegalArgumentException((conf.get(ours) != null ? ours : hdfs) + " must be 0 (unlimited) or a "
+          + "positive number of bytes per second, not " + v);
+    }
+    return v;
   }
 
   @Override

@@ -3,7 +3,7 @@ package io.ecrepair.hdfs.task;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.function.Supplier;
-import org.apache.hadoop.hdfs.util.DataTransferThrottler;
+import io.ecrepair.hdfs.transfer.RepairBudget;
 import org.apache.hadoop.util.DataChecksum;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,16 +55,14 @@ final class TargetSet {
    *
    * @throws IOException when no target is left
    */
-  long write(int i, ByteBuffer cell, int len, Supplier<DataChecksum> checksum, DataTransferThrottler throttle)
+  long write(int i, ByteBuffer cell, int len, Supplier<DataChecksum> checksum, RepairBudget budget)
       throws IOException {
     if (ok[i] && len > 0) {
       try {
         if (!writers[i].isOpen()) {
           writers[i].open(checksum.get());
         }
-        if (throttle != null) {
-          throttle.throttle(len);
-        }
+        budget.sending(len);
         writers[i].write(cell.slice(0, len));
         return len;
       } catch (IOException e) {

@@ -167,6 +167,38 @@ class ParallelRepairTest {
     }
   }
 
+  /**
+   * The DataNodes' inbound repair budget holds back the values of a parallel plan on every node
+   * they arrive at, not only the helper reads of a central repair: no full parallel task is faster
+   * than its busiest receiver's bytes at the budget's rate (less a second of the throttle's
+   * allowance).
+   */
+  @Test
+  void theInboundRepairBudgetHoldsBackEveryReceiverOfAPlan() throws Exception {
+    long rate = 128 * 1024;
+    CodeSpec spec = new CodeSpec("clay", 4, 2);
+    RepairCatalog.searchParallelPlans(spec);
+    Configuration conf = parallel(true);
+    conf.setLong(DataNodeKeys.REPAIR_BANDWIDTH_IN_KEY, rate);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 7, "clay", 4, 2, CELL, CELLS_PER_BLOCK,
+        conf)) {
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      int checked = 0;
+      for (TaskReport r : c.loseAndVerify(new DatanodeInfo[] {c.holder(big, 0, 0)})) {
+        assertTrue(r.succeeded(), r.toString());
+        if (!r.route().equals("parallel") || r.lostBytes() != (long) CELLS_PER_BLOCK * CELL) {
+          continue;
+        }
+        long busiest = r.nodeTraffic().values().stream().mapToLong(t -> t[0]).max().orElseThrow();
+        double least = (double) busiest / rate - 1.0;
+        assertTrue(r.seconds() >= least, "received " + busiest + " bytes at " + rate + " B/s in " + r.seconds()
+            + " s: " + r);
+        checked++;
+      }
+      assertTrue(checked > 0, "some task rebuilt a whole block in parallel");
+    }
+  }
+
   private static boolean movedAsPlanned(Plan plan, TaskReport r) {
     Traffic t = plan.traffic();
     long unit = (long) CELL / plan.graph().subchunkCount() * CELLS_PER_BLOCK;

@@ -1,0 +1,34 @@
+package io.ecrepair.hdfs.transfer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The budget's limits, and that a lower limit set on a live budget holds traffic back (lower bounds only). */
+class RepairBudgetTest {
+  @Test
+  void zeroMeansUnlimitedAndNegativeIsRefused() {
+    RepairBudget b = new RepairBudget(0, 0);
+    b.received(1L << 40); // would take years under any limit
+    b.sending(1L << 40);
+    assertThrows(IllegalArgumentException.class, () -> b.set(-1, 0));
+    assertEquals(0, b.inBytesPerSecond());
+  }
+
+  @Test
+  void aLimitSetOnALiveBudgetHoldsTheNextBytesBack() {
+    RepairBudget b = new RepairBudget(0, 0);
+    b.sending(10 << 20);
+    b.set(0, 1 << 20); // 1 MiB/s out from now on; in stays unlimited
+    long t0 = System.nanoTime();
+    for (int i = 0; i < 4; i++) {
+      b.sending(512 << 10); // 2 MiB in all: at least 1.5 s past the first half-second's allowance
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertTrue(seconds >= 1.4, "2 MiB at 1 MiB/s took " + seconds + " s");
+    b.received(100L << 20);
+    assertEquals(1 << 20, b.outBytesPerSecond());
+  }
+}
