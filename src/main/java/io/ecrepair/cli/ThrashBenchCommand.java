@@ -6,6 +6,7 @@ import io.ecrepair.bench.thrash.ThrashReport;
 import io.ecrepair.bench.thrash.ThrashResult;
 import io.ecrepair.bench.thrash.ThrashRun;
 import io.ecrepair.harness.ShippedPolicies;
+import io.ecrepair.hdfs.task.DataNodeKeys;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -107,8 +108,11 @@ final class ThrashBenchCommand implements Callable<Integer> {
     // A reconstruction task dies with the DataNode killed while it runs it, and the NameNode
     // schedules it again only after the pending timeout: 60 s instead of 300 s, so a run whose
     // last kill hits a repair settles within minutes (at 2 MiB blocks no task takes that long).
+    // A unit a lease recovery left behind blocks its rebuild on that DataNode until reported, so
+    // the report comes before the NameNode's next try (20 s against 60, as 120 s against 300).
     ClusterOptions cluster = new ClusterOptions(dataNodes, 0, rate, rate, rate,
-        ClusterBenchCommand.parseSize(blockSize), heap, Map.of(PENDING_TIMEOUT_KEY, "60"), List.of(), rate, diskMiB)
+        ClusterBenchCommand.parseSize(blockSize), heap, Map.of(PENDING_TIMEOUT_KEY, "60",
+            DataNodeKeys.RECOVERY_LEFTOVER_CHECK_SECONDS_KEY, "20"), List.of(), rate, diskMiB)
         .withDist(LineDistribution.home());
     List<String> chosen = policies != null ? policies : ThrashRun.defaultPolicies(dataNodes);
     List<FaultKind> kinds = faults == null

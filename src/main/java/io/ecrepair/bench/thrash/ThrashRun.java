@@ -12,6 +12,7 @@ import io.ecrepair.hdfs.admin.StripeVerifier;
 import io.ecrepair.layout.Policy;
 import io.ecrepair.layout.StripedLayout;
 import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -777,9 +778,14 @@ public final class ThrashRun {
   /**
    * Block groups the NameNode still has to rebuild: low on redundancy, missing or corrupt, and
    * those whose reconstruction it scheduled and has not seen done (it counts these as pending,
-   * no longer as low on redundancy).
+   * no longer as low on redundancy). A task whose pending time ran out sits in neither count
+   * until the next redundancy round, so the closed files' listings are read as well.
    */
   private long unsettledGroups() throws IOException {
+    return queuedGroups() + groupsNotListedWhole();
+  }
+
+  private long queuedGroups() throws IOException {
     ECBlockGroupStats st = fs.getClient().getNamenode().getECBlockGroupStats();
     Map<String, Long> nn = NodeCounters.read(cluster.node("nn").ip() + ":9870",
         "Hadoop:service=NameNode,name=FSNamesystem", 3000);
@@ -788,6 +794,29 @@ public final class ThrashRun {
       throw new IOException("the NameNode's FSNamesystem bean has no PendingReconstructionBlocks");
     }
     return st.getLowRedundancyBlockGroups() + st.getMissingBlockGroups() + st.getCorruptBlockGroups() + pending;
+  }
+
+  /** Groups of closed files with a unit the NameNode lists nowhere, or listed as corrupt. */
+  private long groupsNotListedWhole() throws IOException {
+    long n = 0;
+    for (String path : groupsByPath.keySet()) {
+      LocatedBlocks blocks;
+      try {
+        blocks = fs.getClient().getLocatedBlocks(path, 0, Long.MAX_VALUE);
+      } catch (FileNotFoundException deleted) {
+        continue;
+      }
+      if (blocks == null || blocks.isUnderConstruction() || blocks.getErasureCodingPolicy() == null) {
+        continue;  // a write left open is the workload's, not the repairs'
+      }
+      for (LocatedBlock b : blocks.getLocatedBlocks()) {
+        if (b.isCorrupt()
+            || !ListedUnits.unlisted((LocatedStripedBlock) b, blocks.getErasureCodingPolicy(), Set.of()).isEmpty()) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   private ThrashResult check(Map<String, AgentResources> baseline, double faultsEnd, double settleSeconds, Path png)
