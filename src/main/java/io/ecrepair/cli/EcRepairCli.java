@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
     description = "Fast erasure-coding repair for HDFS: inspect policies, lay files out as HDFS stores them, "
         + "rebuild them, benchmark the coders.",
     subcommands = {InfoCommand.class, EncodeCommand.class, DecodeCommand.class, RepairCommand.class, PlanCommand.class,
-        RacksCommand.class, StatusCommand.class, VerifyCommand.class, ConvertCommand.class, BenchCommand.class, DemoCommand.class})
+        RacksCommand.class, StatusCommand.class, VerifyCommand.class, ConvertCommand.class, BudgetCommand.class, BenchCommand.class,
+        DemoCommand.class})
 public final class EcRepairCli implements Runnable {
   /** The version, the Hadoop line the build is for, and the Hadoop it runs on. */
   static final class Version implements CommandLine.IVersionProvider {
@@ -37,7 +38,7 @@ public final class EcRepairCli implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (info, encode, decode, repair, plan, racks, status, verify, convert, bench, demo)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (info, encode, decode, repair, plan, racks, status, verify, convert, budget, bench, demo)");
   }
 
   public static void main(String[] args) {

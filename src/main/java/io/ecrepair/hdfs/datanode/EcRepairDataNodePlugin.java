@@ -37,6 +37,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   private ReconstructionHook hook;
   private EcRepairBlockRecoveryWorker leaseRecovery;
   private LeftoverReplicaReporter leftovers;
+  private RepairBudgetBean budgetBean;
   private volatile RepairAgent agent;
   private PolicyPreparer preparer;
 
@@ -75,11 +76,13 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
           dn.getConf().getLong(DataNodeKeys.PREPARE_INTERVAL_SECONDS_KEY, DataNodeKeys.PREPARE_INTERVAL_SECONDS_DEFAULT));
       metrics.hookInstalled(true);
       metrics.register();
+      budgetBean = new RepairBudgetBean(ctx.name(), ctx.budget()).register();
       datanode = dn;
       ACTIVE.put(dn, this);
       LOG.info("ec-repair: DataNode plugin active on {}: reconstruction of clay, butterfly and lrc-* policies reads "
-          + "only what each code needs; RS and other policies stay with HDFS (metrics: {})", ctx.name(),
-          metrics.sourceName());
+          + "only what each code needs; RS and other policies stay with HDFS (metrics: {}; repair bandwidth in {}, "
+          + "out {} bytes/s, 0 = unlimited, changed live through JMX {})", ctx.name(), metrics.sourceName(),
+          ctx.budget().inBytesPerSecond(), ctx.budget().outBytesPerSecond(), budgetBean.objectName());
     } catch (Throwable t) {
       release();
       String msg = "ec-repair: DataNode plugin NOT active: Hadoop " + VersionInfo.getVersion()
@@ -194,6 +197,10 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
 
   /** Stops what start set up and puts HDFS's own pieces back. */
   private void release() {
+    if (budgetBean != null) {
+      budgetBean.unregister();
+      budgetBean = null;
+    }
     if (preparer != null) {
       preparer.close();
       preparer = null;

@@ -259,9 +259,9 @@ public final class ReconstructionContext implements AgentContext {
   /** Bytes per second from our key, else HDFS's; 0 (unlimited) when neither is set. */
   private static long bandwidth(Configuration conf, String ours, String hdfs) {
     long v = conf.getLongBytes(ours, conf.getLongBytes(hdfs, 0));
-    if (v < 0) {
+    if (v < 0 || v > io.ecrepair.hdfs.transfer.RepairBudget.MAX_BYTES_PER_SECOND) {
       throw new IllegalArgumentException((conf.get(ours) != null ? ours : hdfs) + " must be 0 (unlimited) or a "
-          + "positive number of bytes per second, not " + v);
+          + "positive number of bytes per second up to 1t, not " + v);
     }
     return v;
   }

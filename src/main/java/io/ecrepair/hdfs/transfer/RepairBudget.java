@@ -9,8 +9,9 @@ import org.apache.hadoop.hdfs.util.DataTransferThrottler;
  * however many repairs run and whichever route they took. Degraded reads served to clients are
  * foreground traffic and never pass here.
  *
- * <p>The limits change on a live DataNode ({@link #set}); the next period (half a second) runs at
- * the new rate. A limit of 0 means unlimited, as HDFS's own bandwidth settings do.
+ * <p>The limits change on a live DataNode ({@link #set}): the next period (half a second) runs at
+ * the new rate, for the threads already waiting too. A limit of 0 means unlimited, as HDFS's own
+ * bandwidth settings do.
  */
 public final class RepairBudget {
   /** A budget without limits (for callers outside a DataNode: the CLI, tests). */
@@ -23,11 +24,16 @@ public final class RepairBudget {
     set(inBytesPerSecond, outBytesPerSecond);
   }
 
+  /** The highest limit (1 TiB/s): Hadoop's throttler computes with the rate times its period in milliseconds. */
+  public static final long MAX_BYTES_PER_SECOND = 1L << 40;
+
   /** New limits in bytes per second (0: unlimited), in effect from the next throttling period. */
   public void set(long inBytesPerSecond, long outBytesPerSecond) {
-    if (inBytesPerSecond < 0 || outBytesPerSecond < 0) {
-      throw new IllegalArgumentException("a repair bandwidth is 0 (unlimited) or positive, not "
-          + Math.min(inBytesPerSecond, outBytesPerSecond));
+    for (long v : new long[] {inBytesPerSecond, outBytesPerSecond}) {
+      if (v < 0 || v > MAX_BYTES_PER_SECOND) {
+        throw new IllegalArgumentException("a repair bandwidth is 0 (unlimited) or 1 to " + MAX_BYTES_PER_SECOND
+            + " bytes per second, not " + v);
+      }
     }
     in.set(inBytesPerSecond);
     out.set(outBytesPerSecond);
@@ -53,26 +59,30 @@ public final class RepairBudget {
 
   /** One direction: Hadoop's throttler (whose rate can change while threads wait on it), or none. */
   private static final class Direction {
+    /** A rate that pays any wait off within one period: how a lifted limit lets its waiters go. */
+    private static final long RELEASE = MAX_BYTES_PER_SECOND;
+
     private volatile long limit;
-    private DataTransferThrottler throttler;
+    /** Null when unlimited. */
+    private volatile DataTransferThrottler throttler;
 
     synchronized void set(long bytesPerSecond) {
       limit = bytesPerSecond;
+      DataTransferThrottler t = throttler;
       if (bytesPerSecond == 0) {
-        return;
-      }
-      if (throttler == null) {
+        throttler = null;
+        if (t != null) {
+          t.setBandwidth(RELEASE);  // dropped: its reserve, now huge, never meters anyone again
+        }
+      } else if (t == null) {
         throttler = new DataTransferThrottler(bytesPerSecond);
       } else {
-        throttler.setBandwidth(bytesPerSecond);
+        t.setBandwidth(bytesPerSecond);  // waiters pay the rest of their wait at the new rate
       }
     }
 
     void take(long bytes) {
-      DataTransferThrottler t;
-      synchronized (this) {
-        t = limit == 0 ? null : throttler;
-      }
+      DataTransferThrottler t = throttler;
       if (t != null) {
         t.throttle(bytes);
       }

@@ -14,6 +14,7 @@ class RepairBudgetTest {
     b.received(1L << 40); // would take years under any limit
     b.sending(1L << 40);
     assertThrows(IllegalArgumentException.class, () -> b.set(-1, 0));
+    assertThrows(IllegalArgumentException.class, () -> b.set(0, Long.MAX_VALUE)); // would overflow the throttler
     assertEquals(0, b.inBytesPerSecond());
   }
 
@@ -30,5 +31,35 @@ class RepairBudgetTest {
     assertTrue(seconds >= 1.4, "2 MiB at 1 MiB/s took " + seconds + " s");
     b.received(100L << 20);
     assertEquals(1 << 20, b.outBytesPerSecond());
+  }
+
+  @Test
+  void aThreadWaitingOnALiftedLimitGoesOnWithinASecond() throws Exception {
+    RepairBudget b = new RepairBudget(64 << 10, 0);
+    b.received(32 << 10); // the first period's allowance
+    Thread waiter = new Thread(() -> b.received(1 << 20)); // 16 s at 64 KiB/s
+    long t0 = System.nanoTime();
+    waiter.start();
+    Thread.sleep(300);
+    assertTrue(waiter.isAlive(), "held back by the limit");
+    b.set(0, 0);
+    waiter.join(5_000);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertTrue(!waiter.isAlive() && seconds < 1.5, "went on " + seconds + " s after it began waiting");
+  }
+
+  @Test
+  void aLimitSetAgainAfterBeingLiftedHoldsBack() {
+    RepairBudget b = new RepairBudget(1 << 20, 0);
+    b.received(4 << 20);
+    b.set(0, 0);
+    b.received(100L << 20);
+    b.set(1 << 20, 0);
+    long t0 = System.nanoTime();
+    for (int i = 0; i < 4; i++) {
+      b.received(512 << 10);
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertTrue(seconds >= 1.4, "2 MiB at 1 MiB/s took " + seconds + " s");
   }
 }

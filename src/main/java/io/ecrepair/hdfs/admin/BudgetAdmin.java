@@ -1,0 +1,167 @@
+package io.ecrepair.hdfs.admin;
+
+import io.ecrepair.hdfs.datanode.RepairBudgetMXBean;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import javax.management.JMX;
+import javax.management.MBeanServerConnection;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * Reads and changes the repair budgets of live DataNodes through JMX: a DataNode JVM's remote JMX
+ * port (as operators open it for monitoring), or a DataNode JVM on this host by its process id
+ * (the JDK's attach mechanism starts its local JMX agent; same user only).
+ */
+public final class BudgetAdmin implements Closeable {
+  /** One DataNode's limits in bytes per second (0: unlimited). */
+  public record Budget(String datanode, long inBytesPerSecond, long outBytesPerSecond) {}
+
+  private static final ObjectName PATTERN = pattern();
+  private static final long CONNECT_SECONDS = 30;
+
+  private final String target;
+  private final JMXConnector connector;
+  private final MBeanServerConnection server;
+
+  private BudgetAdmin(String target, JMXConnector connector) throws IOException {
+    this.target = target;
+    this.connector = connector;
+    this.server = connector.getMBeanServerConnection();
+  }
+
+  /**
+   * Connects to the JMX server at {@code hostPortOrUrl} ({@code host:port} of an RMI registry, or a
+   * whole {@code service:jmx:} URL); {@code user} null for a server without authentication.
+   */
+  public static BudgetAdmin connect(String hostPortOrUrl, String user, String password) throws IOException {
+    String url = hostPortOrUrl.startsWith("service:jmx:") ? hostPortOrUrl
+        : "service:jmx:rmi:///jndi/rmi://" + hostPort(hostPortOrUrl) + "/jmxrmi";
+    Map<String, Object> env = user == null ? Map.of() : Map.of(JMXConnector.CREDENTIALS, new String[] {user, password});
+    return new BudgetAdmin(hostPortOrUrl, open(new JMXServiceURL(url), env));
+  }
+
+  /** Attaches to the DataNode JVM {@code pid} on this host and connects to its local JMX agent. */
+  public static BudgetAdmin attach(long pid) throws IOException {
+    String address;
+    try {
+      com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(pid));
+      try {
+        address = vm.startLocalManagementAgent();
+      } finally {
+        vm.detach();
+      }
+    } catch (com.sun.tools.attach.AttachNotSupportedException e) {
+      throw new IOException("cannot attach to process " + pid + ": " + e.getMessage()
+          + " (run as the DataNode's user, or use its JMX port)", e);
+    } catch (NoClassDefFoundError e) {
+      throw new IOException("attaching to process " + pid + " needs a JDK with the jdk.attach module; "
+          + "use the DataNode's JMX port instead", e);
+    }
+    return new BudgetAdmin("pid " + pid, open(new JMXServiceURL(address), Map.of()));
+  }
+
+  /** The budgets of the DataNodes this JVM runs (several in a test cluster), by DataNode. */
+  public List<Budget> read() throws IOException {
+    List<Budget> out = new ArrayList<>();
+    for (RepairBudgetMXBean b : beans()) {
+      out.add(new Budget(b.getDataNode(), b.getRepairBandwidthIn(), b.getRepairBandwidthOut()));
+    }
+    out.sort(Comparator.comparing(Budget::datanode));
+    return out;
+  }
+
+  /**
+   * Sets the limits given (null keeps that direction's) on the DataNodes {@code which} accepts;
+   * returns their budgets as they are now.
+   */
+  public List<Budget> set(Long inBytesPerSecond, Long outBytesPerSecond, Predicate<String> which) throws IOException {
+    for (RepairBudgetMXBean b : beans()) {
+      if (!which.test(b.getDataNode())) {
+        continue;
+      }
+      long in = inBytesPerSecond != null ? inBytesPerSecond : b.getRepairBandwidthIn();
+      long out = outBytesPerSecond != null ? outBytesPerSecond : b.getRepairBandwidthOut();
+      b.setRepairBandwidth(in, out);
+    }
+    return read();
+  }
+
+  private List<RepairBudgetMXBean> beans() throws IOException {
+    List<RepairBudgetMXBean> out = new ArrayList<>();
+    for (ObjectName n : server.queryNames(PATTERN, null)) {
+      out.add(JMX.newMXBeanProxy(server, n, RepairBudgetMXBean.class));
+    }
+    if (out.isEmpty()) {
+      throw new IOException(target + " runs no DataNode with hadoop-ec-repair's plugin active (no " + PATTERN + ")");
+    }
+    return out;
+  }
+
+  @Override
+  public void close() throws IOException {
+    connector.close();
+  }
+
+  /** Connects within a deadline: an RMI connection to a host that drops packets waits for minutes. */
+  private static JMXConnector open(JMXServiceURL url, Map<String, Object> env) throws IOException {
+    ExecutorService ex = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "ec-repair-jmx-connect");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      Future<JMXConnector> f = ex.submit(() -> JMXConnectorFactory.connect(url, env));
+      return f.get(CONNECT_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new IOException("no answer from " + url + " within " + CONNECT_SECONDS + " s");
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      throw new IOException("cannot connect to " + url + ": " + c, c);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while connecting to " + url);
+    } finally {
+      ex.shutdownNow();
+    }
+  }
+
+  private static String hostPort(String s) {
+    int colon = s.lastIndexOf(':');
+    if (colon <= 0 || colon == s.length() - 1) {
+      throw new IllegalArgumentException("a JMX address is host:port or a service:jmx: URL, not '" + s + "'");
+    }
+    int port;
+    try {
+      port = Integer.parseInt(s.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a port in '" + s + "'");
+    }
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("port out of range in '" + s + "'");
+    }
+    return s;
+  }
+
+  private static ObjectName pattern() {
+    try {
+      return new ObjectName("Hadoop:service=DataNode,name=EcRepairBudget-*");
+    } catch (MalformedObjectNameException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
