@@ -125,6 +125,35 @@ class AgentDegradedReadTest {
   }
 
   /**
+   * A client's degraded read is foreground traffic: with every DataNode's repair budget at
+   * 8 KiB/s in and out, a lost Clay block still comes back through the agents at once (the
+   * budget would take its helpers' 128 KiB half a minute).
+   */
+  @Test
+  void theRepairBudgetNeverHoldsBackAClientsRead() throws Exception {
+    Configuration tight = new Configuration(false);
+    tight.setLong(io.ecrepair.hdfs.task.DataNodeKeys.REPAIR_BANDWIDTH_IN_KEY, 8 * 1024);
+    tight.setLong(io.ecrepair.hdfs.task.DataNodeKeys.REPAIR_BANDWIDTH_OUT_KEY, 8 * 1024);
+    try (DegradedCluster c = new DegradedCluster(tmp.resolve("dfs").toFile(), 8, tight)) {
+      ErasureCodingPolicy policy = c.policy("clay", 4, 2, CELL);
+      RepairCatalog.searchParallelPlans(RepairCatalog.spec(policy));
+      Path file = new Path("/budget/f");
+      byte[] data = c.write(file, policy, 4 * CELL * ROWS, (long) ROWS * CELL, 13);
+      try (DistributedFileSystem client = c.ourClient(); FSDataInputStream in = client.open(file)) {
+        ((EcRepairStripedInputStream) in.getWrappedStream()).markDead(c.holder(file, 0, 1));
+        byte[] got = new byte[4 * CELL * ROWS];
+        long t0 = System.nanoTime();
+        in.readFully(0, got);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        ReadForms.assertRange(data, 0, got, "under a tight repair budget");
+        DegradedReadStats stats = DegradedReadStats.of(in);
+        assertEquals(1, stats.agentReads(), String.valueOf(stats));
+        assertTrue(seconds < 10, "the read took " + seconds + " s: " + stats);
+      }
+    }
+  }
+
+  /**
    * Agents that serve clients no parts ({@code ecrepair.datanode.agent.client-parts=0}) refuse
    * the client's request; it reads right by fetching the read set.
    */
