@@ -97,14 +97,23 @@ class DemoCliTest {
       for (JsonNode repair : p.get("repairs")) {
         assertTrue(repair.get("verified").asBoolean(), repair.toString());
         assertEquals(ours ? "ec-repair" : "hdfs", repair.get("engine").asText());
-        assertEquals(ours ? "parallel" : "hdfs", repair.get("route").asText(), repair.toString());
+        // A task that sees another repair's bytes on its helpers runs centrally as its DataNode's
+        // first share of the recovery (ecrepair.datanode.parallel.central-share): which of the
+        // demo's two overlapping tasks does depends on their timing, so each route's own traffic
+        // is checked below.
+        String route = repair.get("route").asText();
+        assertTrue(ours ? route.equals("parallel") || route.equals("central") : route.equals("hdfs"), repair.toString());
         double blockBytes = repair.get("blockBytes").asDouble();
         // BUTTERFLY-4-2 reads 5/2 blocks across its helpers for a data block or the first parity
         // (all 4 for the second parity); HDFS's RS-6-3 reads k = 6 into one DataNode.
         double theory = ours ? RepairTheory.blocksRead(p.get("policy").asText(), repair.get("lostIndex").asInt()) : 6.0;
         assertEquals(theory, repair.get("bytesRead").asDouble() / blockBytes, 1e-9, repair.toString());
         double most = repair.get("mostReceivedBytes").asDouble() / blockBytes;
-        assertTrue(ours ? most > 0.99 && most <= 1.1 : most == 6.0, repair.toString());
+        if (route.equals("parallel")) {
+          assertTrue(most > 0.99 && most <= 1.1, repair.toString());
+        } else {
+          assertEquals(theory, most, 1e-9, repair.toString()); // every helper's bytes into one DataNode
+        }
       }
     }
     // The operator's view: one group per policy, a DataNode down, status and verify of them.
