@@ -25,8 +25,8 @@ import picocli.CommandLine.Spec;
         + "repair of ours takes its bytes from (central reads, ranges served, values of chains and parallel plans, "
         + "writes to targets), in and out, per DataNode. Degraded reads for clients are not repair and never wait "
         + "on it.",
-        "Reaches each DataNode JVM through JMX: --jmx HOST:PORT (its remote JMX port) or --pid PID (a DataNode on "
-            + "this host, as its user). A change holds until the DataNode restarts; its configuration "
+        "Reaches each DataNode JVM through JMX: --jmx HOST:PORT (its remote JMX port) or --pid PID (the local JMX "
+            + "agent of a DataNode on this host, as its user). A change holds until the DataNode restarts; its configuration "
             + "(ecrepair.datanode.repair.bandwidth.in/out) applies again then."})
 final class BudgetCommand implements Callable<Integer> {
   private static final double MIB = 1 << 20;
@@ -42,7 +42,7 @@ final class BudgetCommand implements Callable<Integer> {
   List<Long> pids = new ArrayList<>();
 
   @Option(names = "--in", paramLabel = "RATE", description = "New inbound limit in bytes per second, with an "
-      + "optional k, m or g (binary): 50m = 50 MiB/s; 0 = unlimited. Omitted: unchanged.")
+      + "optional k, m or g (binary): 50m = 50 MiB/s; 1k to 1t, or 0 = unlimited. Omitted: unchanged.")
   String in;
 
   @Option(names = "--out", paramLabel = "RATE", description = "New outbound limit, as --in.")
@@ -92,8 +92,9 @@ final class BudgetCommand implements Callable<Integer> {
           Map<String, Object> r = new LinkedHashMap<>();
           r.put("jmx", t);
           r.put("datanode", b.datanode());
-          r.put("inBytesPerSecondBefore", before.get(b.datanode()).inBytesPerSecond());
-          r.put("outBytesPerSecondBefore", before.get(b.datanode()).outBytesPerSecond());
+          BudgetAdmin.Budget was = before.getOrDefault(b.datanode(), b);
+          r.put("inBytesPerSecondBefore", was.inBytesPerSecond());
+          r.put("outBytesPerSecondBefore", was.outBytesPerSecond());
           r.put("inBytesPerSecond", b.inBytesPerSecond());
           r.put("outBytesPerSecond", b.outBytesPerSecond());
           rows.add(r);
@@ -134,10 +135,11 @@ final class BudgetCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(option + ": not a rate: '" + value + "' (bytes per second, e.g. 0, 500k, 50m)");
     }
-    if (v < 0 || v > RepairBudget.MAX_BYTES_PER_SECOND) {
-      throw new IllegalArgumentException(option + " must be 0 (unlimited) or positive up to 1t, not " + value);
+    try {
+      return RepairBudget.check(v);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage());
     }
-    return v;
   }
 
   private static String show(Object bytesPerSecond) {

@@ -19,12 +19,13 @@ class BudgetCommandTest {
     assertThrows(IllegalArgumentException.class, () -> BudgetCommand.rate("--in", "-1m"));
     assertThrows(IllegalArgumentException.class, () -> BudgetCommand.rate("--in", "fast"));
     assertThrows(IllegalArgumentException.class, () -> BudgetCommand.rate("--in", "2t"));
+    assertThrows(IllegalArgumentException.class, () -> BudgetCommand.rate("--in", "1")); // would never be granted
   }
 
   @Test
   void badInputIsOneLine() {
     assertOneLineError(run("budget"), "--jmx HOST:PORT or --pid PID");
-    assertOneLineError(run("budget", "--jmx", "localhost:1", "--in", "-5"), "--in must be 0 (unlimited) or positive");
+    assertOneLineError(run("budget", "--jmx", "localhost:1", "--in", "-5"), "--in: a repair bandwidth is 0 (unlimited) or 1024");
     assertOneLineError(run("budget", "--jmx", "no-port"), "host:port");
     assertOneLineError(run("budget", "--jmx", "localhost:1", "--user", "admin"), "--password-file");
   }

@@ -24,8 +24,8 @@ import javax.management.remote.JMXServiceURL;
 
 /**
  * Reads and changes the repair budgets of live DataNodes through JMX: a DataNode JVM's remote JMX
- * port (as operators open it for monitoring), or a DataNode JVM on this host by its process id
- * (the JDK's attach mechanism starts its local JMX agent; same user only).
+ * port (as operators open it for monitoring), or the local JMX agent of a DataNode JVM on this
+ * host, found by its process id (the JDK's attach mechanism; same user only).
  */
 public final class BudgetAdmin implements Closeable {
   /** One DataNode's limits in bytes per second (0: unlimited). */
@@ -33,6 +33,13 @@ public final class BudgetAdmin implements Closeable {
 
   private static final ObjectName PATTERN = pattern();
   private static final long CONNECT_SECONDS = 30;
+
+  static {
+    // Every call after the connection has a deadline too: RMI waits for an answer for good by default.
+    if (System.getProperty("sun.rmi.transport.tcp.responseTimeout") == null) {
+      System.setProperty("sun.rmi.transport.tcp.responseTimeout", Long.toString(CONNECT_SECONDS * 1000));
+    }
+  }
 
   private final String target;
   private final JMXConnector connector;
@@ -55,15 +62,22 @@ public final class BudgetAdmin implements Closeable {
     return new BudgetAdmin(hostPortOrUrl, open(new JMXServiceURL(url), env));
   }
 
-  /** Attaches to the DataNode JVM {@code pid} on this host and connects to its local JMX agent. */
+  /**
+   * Connects to the local JMX agent of the DataNode JVM {@code pid} on this host. It does not start
+   * one: a JMX agent started from outside stays up for the JVM's life, without authentication.
+   */
   public static BudgetAdmin attach(long pid) throws IOException {
     String address;
     try {
       com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(pid));
       try {
-        address = vm.startLocalManagementAgent();
+        address = vm.getAgentProperties().getProperty("com.sun.management.jmxremote.localConnectorAddress");
       } finally {
         vm.detach();
+      }
+      if (address == null) {
+        throw new IOException("process " + pid + " runs no local JMX agent (start the DataNode with "
+            + "-Dcom.sun.management.jmxremote, or use its JMX port with --jmx)");
       }
     } catch (com.sun.tools.attach.AttachNotSupportedException e) {
       throw new IOException("cannot attach to process " + pid + ": " + e.getMessage()
@@ -94,9 +108,14 @@ public final class BudgetAdmin implements Closeable {
       if (!which.test(b.getDataNode())) {
         continue;
       }
-      long in = inBytesPerSecond != null ? inBytesPerSecond : b.getRepairBandwidthIn();
-      long out = outBytesPerSecond != null ? outBytesPerSecond : b.getRepairBandwidthOut();
-      b.setRepairBandwidth(in, out);
+      // One direction alone, so two operators changing one each do not undo each other.
+      if (inBytesPerSecond != null && outBytesPerSecond != null) {
+        b.setRepairBandwidth(inBytesPerSecond, outBytesPerSecond);
+      } else if (inBytesPerSecond != null) {
+        b.setRepairBandwidthIn(inBytesPerSecond);
+      } else if (outBytesPerSecond != null) {
+        b.setRepairBandwidthOut(outBytesPerSecond);
+      }
     }
     return read();
   }
@@ -125,7 +144,13 @@ public final class BudgetAdmin implements Closeable {
       return t;
     });
     try {
-      Future<JMXConnector> f = ex.submit(() -> JMXConnectorFactory.connect(url, env));
+      Future<JMXConnector> f = ex.submit(() -> {
+        JMXConnector c = JMXConnectorFactory.connect(url, env);
+        if (Thread.currentThread().isInterrupted()) {
+          c.close(); // given up on meanwhile
+        }
+        return c;
+      });
       return f.get(CONNECT_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
       throw new IOException("no answer from " + url + " within " + CONNECT_SECONDS + " s");

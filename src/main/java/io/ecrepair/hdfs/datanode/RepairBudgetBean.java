@@ -49,8 +49,11 @@ final class RepairBudgetBean implements RepairBudgetMXBean {
   }
 
   @Override
-  public void setRepairBandwidthIn(long bytesPerSecond) {
-    change(bytesPerSecond, budget.outBytesPerSecond());
+  public synchronized void setRepairBandwidthIn(long bytesPerSecond) {
+    long was = budget.inBytesPerSecond();
+    budget.setIn(bytesPerSecond);
+    LOG.info("ec-repair: inbound repair bandwidth of {} changed over JMX to {} (was {}) bytes/s, 0 = unlimited",
+        datanode, bytesPerSecond, was);
   }
 
   @Override
@@ -59,20 +62,18 @@ final class RepairBudgetBean implements RepairBudgetMXBean {
   }
 
   @Override
-  public void setRepairBandwidthOut(long bytesPerSecond) {
-    change(budget.inBytesPerSecond(), bytesPerSecond);
+  public synchronized void setRepairBandwidthOut(long bytesPerSecond) {
+    long was = budget.outBytesPerSecond();
+    budget.setOut(bytesPerSecond);
+    LOG.info("ec-repair: outbound repair bandwidth of {} changed over JMX to {} (was {}) bytes/s, 0 = unlimited",
+        datanode, bytesPerSecond, was);
   }
 
   @Override
-  public void setRepairBandwidth(long inBytesPerSecond, long outBytesPerSecond) {
-    change(inBytesPerSecond, outBytesPerSecond);
-  }
-
-  private synchronized void change(long in, long out) {
-    long wasIn = budget.inBytesPerSecond();
-    long wasOut = budget.outBytesPerSecond();
-    budget.set(in, out);
-    LOG.info("ec-repair: repair bandwidth of {} changed over JMX: in {} (was {}), out {} (was {}) bytes/s, 0 = unlimited",
-        datanode, in, wasIn, out, wasOut);
+  public synchronized void setRepairBandwidth(long inBytesPerSecond, long outBytesPerSecond) {
+    RepairBudget.check(inBytesPerSecond);
+    RepairBudget.check(outBytesPerSecond);
+    setRepairBandwidthIn(inBytesPerSecond);
+    setRepairBandwidthOut(outBytesPerSecond);
   }
 }

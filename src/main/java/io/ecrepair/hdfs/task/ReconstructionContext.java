@@ -259,11 +259,11 @@ public final class ReconstructionContext implements AgentContext {
   /** Bytes per second from our key, else HDFS's; 0 (unlimited) when neither is set. */
   private static long bandwidth(Configuration conf, String ours, String hdfs) {
     long v = conf.getLongBytes(ours, conf.getLongBytes(hdfs, 0));
-    if (v < 0 || v > io.ecrepair.hdfs.transfer.RepairBudget.MAX_BYTES_PER_SECOND) {
-      throw new IllegalArgumentException((conf.get(ours) != null ? ours : hdfs) + " must be 0 (unlimited) or a "
-          + "positive number of bytes per second up to 1t, not " + v);
+    try {
+      return io.ecrepair.hdfs.transfer.RepairBudget.check(v);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException((conf.get(ours) != null ? ours : hdfs) + ": " + e.getMessage());
     }
-    return v;
   }
 
   @Override

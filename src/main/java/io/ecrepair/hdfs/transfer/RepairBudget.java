@@ -26,17 +26,34 @@ public final class RepairBudget {
 
   /** The highest limit (1 TiB/s): Hadoop's throttler computes with the rate times its period in milliseconds. */
   public static final long MAX_BYTES_PER_SECOND = 1L << 40;
+  /** The lowest limit (1 KiB/s): below 2 bytes/s Hadoop's throttler grants nothing per period, and waits for good. */
+  public static final long MIN_BYTES_PER_SECOND = 1024;
 
   /** New limits in bytes per second (0: unlimited), in effect from the next throttling period. */
   public void set(long inBytesPerSecond, long outBytesPerSecond) {
-    for (long v : new long[] {inBytesPerSecond, outBytesPerSecond}) {
-      if (v < 0 || v > MAX_BYTES_PER_SECOND) {
-        throw new IllegalArgumentException("a repair bandwidth is 0 (unlimited) or 1 to " + MAX_BYTES_PER_SECOND
-            + " bytes per second, not " + v);
-      }
-    }
+    check(inBytesPerSecond);
+    check(outBytesPerSecond);
     in.set(inBytesPerSecond);
     out.set(outBytesPerSecond);
+  }
+
+  /** A new inbound limit; the outbound one stays. */
+  public void setIn(long bytesPerSecond) {
+    in.set(check(bytesPerSecond));
+  }
+
+  /** A new outbound limit; the inbound one stays. */
+  public void setOut(long bytesPerSecond) {
+    out.set(check(bytesPerSecond));
+  }
+
+  /** {@code v} when it is a limit this budget takes: 0 (unlimited) or 1 KiB/s to 1 TiB/s. */
+  public static long check(long v) {
+    if (v != 0 && (v < MIN_BYTES_PER_SECOND || v > MAX_BYTES_PER_SECOND)) {
+      throw new IllegalArgumentException("a repair bandwidth is 0 (unlimited) or " + MIN_BYTES_PER_SECOND + " to "
+          + MAX_BYTES_PER_SECOND + " bytes per second (1k to 1t), not " + v);
+    }
+    return v;
   }
 
   public long inBytesPerSecond() {
@@ -67,6 +84,7 @@ public final class RepairBudget {
     private volatile DataTransferThrottler throttler;
 
     synchronized void set(long bytesPerSecond) {
+      long was = limit;
       limit = bytesPerSecond;
       DataTransferThrottler t = throttler;
       if (bytesPerSecond == 0) {
@@ -77,7 +95,12 @@ public final class RepairBudget {
       } else if (t == null) {
         throttler = new DataTransferThrottler(bytesPerSecond);
       } else {
-        t.setBandwidth(bytesPerSecond);  // waiters pay the rest of their wait at the new rate
+        // Waiters pay the rest of their wait at the new rate. A lower rate also gets a throttler
+        // of its own: the old one may hold a period of the old rate in reserve.
+        t.setBandwidth(bytesPerSecond);
+        if (bytesPerSecond < was) {
+          throttler = new DataTransferThrottler(bytesPerSecond);
+        }
       }
     }
 

@@ -108,10 +108,22 @@ class LiveRepairBudgetTest {
     private final JMXConnectorServer server;
 
     Jmx() throws Exception {
-      try (ServerSocket s = new ServerSocket(0)) {
-        port = s.getLocalPort();
+      Registry r = null;
+      int p = 0;
+      for (int attempt = 0; r == null; attempt++) {
+        try (ServerSocket s = new ServerSocket(0)) {
+          p = s.getLocalPort();
+        }
+        try {
+          r = LocateRegistry.createRegistry(p);
+        } catch (java.rmi.server.ExportException taken) {
+          if (attempt == 4) {
+            throw taken; // another process took the free port five times over
+          }
+        }
       }
-      registry = LocateRegistry.createRegistry(port);
+      port = p;
+      registry = r;
       server = JMXConnectorServerFactory.newJMXConnectorServer(
           new JMXServiceURL("service:jmx:rmi:///jndi/rmi://localhost:" + port + "/jmxrmi"), null,
           ManagementFactory.getPlatformMBeanServer());
