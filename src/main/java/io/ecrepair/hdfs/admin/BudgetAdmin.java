@@ -184,7 +184,7 @@ public final class BudgetAdmin implements Closeable {
 
   private static ObjectName pattern() {
     try {
-      return new ObjectName("Hadoop:service=DataNode,name=EcRepairBudget-*");
+      return new ObjectName("Hadoop:service=DataNode,name=" + RepairBudgetMXBean.NAME_PREFIX + "*");
     } catch (MalformedObjectNameException e) {
       throw new AssertionError(e);
     }

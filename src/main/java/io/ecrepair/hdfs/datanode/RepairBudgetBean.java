@@ -9,9 +9,6 @@ import org.slf4j.LoggerFactory;
 /** Puts one DataNode's {@link RepairBudget} on JMX, so an operator changes it without a restart. */
 final class RepairBudgetBean implements RepairBudgetMXBean {
   private static final Logger LOG = LoggerFactory.getLogger(RepairBudgetBean.class);
-  /** The bean's name after {@code name=}; the DataNode's host and port follow. */
-  static final String NAME_PREFIX = "EcRepairBudget-";
-
   private final String datanode;
   private final RepairBudget budget;
   private ObjectName name;

@@ -8,6 +8,9 @@ package io.ecrepair.hdfs.datanode;
  * DataNode restarts, when its configuration applies again.
  */
 public interface RepairBudgetMXBean {
+  /** The bean's name after {@code name=}; the DataNode's host and port follow. */
+  String NAME_PREFIX = "EcRepairBudget-";
+
   /** The DataNode, as host:port of its data transfer. */
   String getDataNode();
 
