@@ -97,6 +97,9 @@ final class BudgetCommand implements Callable<Integer> {
           r.put("outBytesPerSecondBefore", was.outBytesPerSecond());
           r.put("inBytesPerSecond", b.inBytesPerSecond());
           r.put("outBytesPerSecond", b.outBytesPerSecond());
+          r.put("adaptive", b.adaptive());
+          r.put("inBytesPerSecondNow", b.inBytesPerSecondNow());
+          r.put("outBytesPerSecondNow", b.outBytesPerSecondNow());
           rows.add(r);
         }
       }
@@ -111,13 +114,15 @@ final class BudgetCommand implements Callable<Integer> {
     }
     boolean changed = newIn != null || newOut != null;
     Table table = changed ? new Table("datanode", "in before", "out before", "in", "out")
-        : new Table("datanode", "in", "out");
+        : new Table("datanode", "in", "out", "adaptive", "in now", "out now");
     for (Map<String, Object> r : rows) {
       if (changed) {
         table.row(r.get("datanode"), show(r.get("inBytesPerSecondBefore")), show(r.get("outBytesPerSecondBefore")),
             show(r.get("inBytesPerSecond")), show(r.get("outBytesPerSecond")));
       } else {
-        table.row(r.get("datanode"), show(r.get("inBytesPerSecond")), show(r.get("outBytesPerSecond")));
+        table.row(r.get("datanode"), show(r.get("inBytesPerSecond")), show(r.get("outBytesPerSecond")),
+            (Boolean) r.get("adaptive") ? "yes" : "no", show(r.get("inBytesPerSecondNow")),
+            show(r.get("outBytesPerSecondNow")));
       }
     }
     table.print(o);

@@ -3,8 +3,10 @@ package io.ecrepair.cli;
 import io.ecrepair.bench.cluster.ClusterBenchmark;
 import io.ecrepair.bench.cluster.ClusterOptions;
 import io.ecrepair.bench.cluster.ClusterReport;
+import io.ecrepair.bench.cluster.ForegroundLoad;
 import io.ecrepair.bench.cluster.Scenario;
 import io.ecrepair.harness.ShippedPolicies;
+import io.ecrepair.hdfs.task.DataNodeKeys;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -94,6 +96,26 @@ final class ClusterBenchCommand implements Callable<Integer> {
       + "until the NameNode reports it decommissioned, verify every block it held, and put it back in service.")
   boolean decommission;
 
+  @Option(names = "--foreground", description = "Also run every scenario's recovery a second time under a "
+      + "foreground workload: a client in the client namespace reading and writing healthy replicated files at a "
+      + "steady offered load, with its read and write latency (p50, p99, p99.9) and throughput before the failure, "
+      + "during the repair and after it, and a chart of its latency over time.")
+  boolean foreground;
+
+  @Option(names = "--foreground-load", defaultValue = "30", paramLabel = "PERCENT", description = "The foreground's "
+      + "offered load as a share of the client's link, two thirds reads and one third writes (default "
+      + "${DEFAULT-VALUE}).")
+  int foregroundLoad;
+
+  @Option(names = "--foreground-window", defaultValue = "15", paramLabel = "SECONDS", description = "Seconds the "
+      + "foreground is measured before the failure and after the recovery (default ${DEFAULT-VALUE}).")
+  int foregroundWindow;
+
+  @Option(names = "--datanode-conf", paramLabel = "KEY=VALUE", description = "A setting for every DataNode's "
+      + "hdfs-site.xml (repeatable), e.g. " + DataNodeKeys.REPAIR_ADAPTIVE_KEY + "=true. The run always sets "
+      + DataNodeKeys.REPAIR_LINK_MBIT_KEY + " to --rate unless given here.")
+  Map<String, String> dataNodeConf = new java.util.LinkedHashMap<>();
+
   @Option(names = "--policy-file", description = "Policies to add (default: the shipped conf/user_ec_policies.xml).")
   Path policyFile;
 
@@ -126,12 +148,13 @@ final class ClusterBenchCommand implements Callable<Integer> {
     LogFile.divert("bench cluster", err);
     long start = System.nanoTime();
     ClusterOptions cluster = new ClusterOptions(dataNodes, racks, rate, rackRate, clientRate == null ? rate : clientRate,
-        parseSize(blockSize), heap, Map.of(), ClusterOptions.spread(slowNodes, dataNodes), slowRate)
+        parseSize(blockSize), heap, dataNodeSettings(), ClusterOptions.spread(slowNodes, dataNodes), slowRate)
         .withDist(LineDistribution.of(hadoopLine));
     String scenarioList = scenarios != null ? String.join(",", scenarios)
         : slowNodes > 0 ? Scenario.SLOW_DEFAULTS : racks > 0 ? Scenario.RACK_DEFAULTS : Scenario.DEFAULTS;
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster, Scenario.parseList(scenarioList), groups, warmupGroups == null ? groups : warmupGroups,
         !noDegradedRead, !noSingleBlock && slowNodes == 0, decommission,
+        foreground ? new ForegroundLoad.Settings(foregroundLoad, foregroundWindow) : null,
         policyFile != null ? policyFile.toAbsolutePath() : ShippedPolicies.defaultPolicyFile(), places.script(),
         places.stateDir("ec-repair-cluster"),
         timeoutSeconds * 1000L);
@@ -210,6 +233,20 @@ final class ClusterBenchCommand implements Callable<Integer> {
             + "):");
         print(out, r.singles());
       }
+      if (settings.foreground() != null) {
+        out.println();
+        out.println("Foreground load during the recovery (each scenario's recovery run again under a client "
+            + "reading " + ClusterReport.foregroundReadKib() + " KiB ranges and writing "
+            + ClusterReport.foregroundWriteKib() + " KiB files of healthy replicated files at a steady offered load, "
+            + "from the client namespace; latency from when an operation was due to its end, in ms; before = the "
+            + foregroundWindow + " s before the failure, during = the repair (from the NameNode dropping the dead "
+            + "node's replicas until nothing is left to rebuild), after = the " + foregroundWindow + " s after it; "
+            + "x quiet = repair s under load / repair s of the same recovery without load (the table above); "
+            + "short s = the time a group spent short of its redundancy, from the failure until it was whole, mean "
+            + "/ longest; CPU idle = the host's idle share during the repair under load, SATURATED under 10%: then "
+            + "this host's CPU, shared by every JVM of the cluster and the client, decided the clients' latency):");
+        print(out, r.foreground());
+      }
       if (!report.decommissions().isEmpty()) {
         out.println();
         out.println("Decommissioning the DataNode holding the most blocks of a fresh file (seconds from -refreshNodes "
@@ -241,6 +278,13 @@ final class ClusterBenchCommand implements Callable<Integer> {
       err.println("bench cluster: a rebuilt block or a degraded read did not match the original data");
     }
     return verified ? 0 : EcRepairCli.FAILED;
+  }
+
+  /** The --datanode-conf settings, with the link rate the adaptive repair budget shares out. */
+  private Map<String, String> dataNodeSettings() {
+    Map<String, String> conf = new java.util.LinkedHashMap<>(dataNodeConf);
+    conf.putIfAbsent(DataNodeKeys.REPAIR_LINK_MBIT_KEY, Integer.toString(rate));
+    return conf;
   }
 
   private static void print(PrintWriter out, ClusterReport.Rows rows) {

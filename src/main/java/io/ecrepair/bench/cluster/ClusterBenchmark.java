@@ -29,8 +29,9 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
 public final class ClusterBenchmark {
   /** Everything a run needs. */
   public record Settings(ClusterOptions cluster, List<Scenario> scenarios, int groups, int warmupGroups,
-                         boolean degradedReads, boolean singleBlock, boolean decommission, Path policyFile,
-                         Path script, Path stateDir, long timeoutMs) {
+                         boolean degradedReads, boolean singleBlock, boolean decommission,
+                         ForegroundLoad.Settings foreground, Path policyFile, Path script, Path stateDir,
+                         long timeoutMs) {
     public Settings {
       if (groups < 1 || groups > 1000) {
         throw new IllegalArgumentException("--groups must be between 1 and 1000");
@@ -82,6 +83,8 @@ public final class ClusterBenchmark {
       DegradedRead degraded = new DegradedRead(cluster, fs, progress, settings.timeoutMs());
       SingleBlockRace race = new SingleBlockRace(recovery, degraded, progress);
       DecommissionRace leave = new DecommissionRace(cluster, fs, recovery, progress, settings.timeoutMs());
+      ForegroundLoad load = settings.foreground() == null ? null : new ForegroundLoad(cluster, fs,
+          settings.foreground(), settings.cluster().clientRateMbit(), progress);
       boolean ourClient = DegradedRead.ourClientPresent();
       if (settings.degradedReads() && !ourClient) {
         notes.add("hadoop-ec-repair's client FileSystem (" + DegradedReadProbe.ECREPAIR_FS + ") is not in this build: "
@@ -91,6 +94,7 @@ public final class ClusterBenchmark {
       Map<String, String> running = new java.util.HashMap<>(Map.of(
           Scenario.REBUILD_RS_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.REBUILD_RS_KEY, "false"),
           Scenario.PARALLEL_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.PARALLEL_KEY, "true"),
+          Scenario.ADAPTIVE_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.ADAPTIVE_KEY, "false"),
           CostKeys.COSTS_KEY, settings.cluster().dataNodeConf().getOrDefault(CostKeys.COSTS_KEY, "")));
       String slowCosts = slowCosts(cluster);
       Set<String> readDone = new HashSet<>();
@@ -104,6 +108,10 @@ public final class ClusterBenchmark {
         if (s.isVector()) {
           wanted.put(Scenario.PARALLEL_KEY, s.dataNodeConf().get(Scenario.PARALLEL_KEY));
         }
+        if (!s.isStockRs()) {  // HDFS's own reconstruction does not use our budget
+          wanted.put(Scenario.ADAPTIVE_KEY, s.adaptive() ? "true"
+              : settings.cluster().dataNodeConf().getOrDefault(Scenario.ADAPTIVE_KEY, "false"));
+        }
         if (s.costs() && slowCosts.isEmpty()) {
           throw new IllegalArgumentException(s.name() + ": '+costs' needs slow DataNodes (--slow-nodes)");
         }
@@ -111,7 +119,9 @@ public final class ClusterBenchmark {
         if (!wanted.equals(running)) {
           running = wanted;
           progress.accept("restarting every DataNode with " + new java.util.TreeMap<>(wanted));
-          cluster.restartDataNodes(wanted);
+          Map<String, String> all = new java.util.HashMap<>(settings.cluster().dataNodeConf());
+          all.putAll(wanted);  // the run's own DataNode settings stay
+          cluster.restartDataNodes(all);
         }
         ErasureCodingPolicy policy = enable(fs, s.policy());
         if (settings.warmupGroups() > 0) {
@@ -119,10 +129,13 @@ public final class ClusterBenchmark {
         }
         FullNodeRecovery.Result r = recovery.run(s.name(), policy, settings.groups(), settings.cluster().blockSize(),
             seed++, FullNodeRecovery.Loss.CRASH, Set.of(), written);
-        recoveries.add(r);
         progress.accept(String.format(java.util.Locale.ROOT, "%s: rebuilt %d blocks in %.1f s by %s, %.2f blocks "
             + "received per block (theory %.2f), %s", s.name(), r.lost().size(), r.repairSeconds(), r.engine(),
             r.measuredBlocks(), r.theoryBlocks(), r.verified() ? "all verified" : "VERIFICATION FAILED"));
+        if (load != null) {
+          r = r.withForeground(underLoad(recovery, load, s, policy, seed++, written));
+        }
+        recoveries.add(r);
         if (r.bound() != null) {
           notes.add(String.format(java.util.Locale.ROOT, "%s: on this recovery's layout the busiest DataNode would "
               + "receive %.2f blocks with every task central, and %.2f at best with the stored plans chosen knowing "
@@ -160,6 +173,26 @@ public final class ClusterBenchmark {
       }
     }
     return new Report(settings, recoveries, reads, singles, decommissions, notes);
+  }
+
+  /** The same recovery again, under the foreground load; a wrong byte, rebuilt or read, stops the run. */
+  private FullNodeRecovery.Foreground underLoad(FullNodeRecovery recovery, ForegroundLoad load, Scenario s,
+                                                ErasureCodingPolicy policy, long seed, LongConsumer written)
+      throws IOException, InterruptedException {
+    progress.accept(s.name() + ": the same recovery again under the foreground load");
+    FullNodeRecovery.Foreground f = recovery.run(s.name(), policy, settings.groups(), settings.cluster().blockSize(),
+        seed, FullNodeRecovery.Loss.CRASH, Set.of(), -1, load, written).foreground();
+    if (!f.verified() || !f.load().verified()) {
+      throw new IOException(s.name() + ": under the foreground load, " + (f.verified() ? "a foreground read "
+          + "returned wrong bytes" : "a rebuilt block differs from the original") + " (logs: " + settings.stateDir()
+          + ")");
+    }
+    ForegroundOps.Window before = f.load().before();
+    ForegroundOps.Window during = f.load().during();
+    progress.accept(String.format(java.util.Locale.ROOT, "%s: under load rebuilt in %.1f s; foreground read p99 "
+        + "%.0f ms before, %.0f ms during the repair; write p99 %.0f ms, %.0f ms", s.name(), f.repairSeconds(),
+        before.reads().p99Ms(), during.reads().p99Ms(), before.writes().p99Ms(), during.writes().p99Ms()));
+    return f;
   }
 
   /**

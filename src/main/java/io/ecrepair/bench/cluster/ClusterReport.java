@@ -95,6 +95,95 @@ public final class ClusterReport {
     return new Rows(header, rows);
   }
 
+  public static int foregroundReadKib() {
+    return ForegroundClient.READ_BYTES >> 10;
+  }
+
+  public static int foregroundWriteKib() {
+    return ForegroundClient.WRITE_BYTES >> 10;
+  }
+
+  /** The recoveries run again under the foreground load: what the clients saw, beside the quiet repair time. */
+  public Rows foreground() {
+    List<List<String>> rows = new ArrayList<>();
+    for (FullNodeRecovery.Result r : report.recoveries()) {
+      FullNodeRecovery.Foreground f = r.foreground();
+      if (f == null) {
+        continue;
+      }
+      ForegroundLoad.Result l = f.load();
+      rows.add(List.of(r.scenario(), f1(r.repairSeconds()) + " / " + f1(f.repairSeconds()),
+          f2(f.repairSeconds() / r.repairSeconds()) + "x",
+          three(l, w -> w.reads().p50Ms()), three(l, w -> w.reads().p99Ms()),
+          f2(l.during().reads().p99Ms() / l.before().reads().p99Ms()) + "x", three(l, w -> w.reads().p999Ms()),
+          threeMb(l, w -> w.reads().mbPerSec()), three(l, w -> w.writes().p99Ms()),
+          threeMb(l, w -> w.writes().mbPerSec()), Integer.toString(l.failedOrWrong()),
+          f1(f.groupsShort().meanSeconds()) + " / " + f1(f.groupsShort().maxSeconds()), idle(f.cpuIdleShare())));
+    }
+    return new Rows(List.of("scenario", "repair s quiet / load", "x quiet", "read p50 ms before/during/after",
+        "read p99 ms", "p99 during x before", "read p99.9 ms", "read MB/s", "write p99 ms", "write MB/s",
+        "failed ops", "short s mean / max", "CPU idle"), rows);
+  }
+
+  private static String three(ForegroundLoad.Result l,
+                              java.util.function.ToDoubleFunction<ForegroundOps.Window> v) {
+    return String.format(Locale.ROOT, "%.0f / %.0f / %.0f", v.applyAsDouble(l.before()), v.applyAsDouble(l.during()),
+        v.applyAsDouble(l.after()));
+  }
+
+  private static String threeMb(ForegroundLoad.Result l,
+                                java.util.function.ToDoubleFunction<ForegroundOps.Window> v) {
+    return String.format(Locale.ROOT, "%.2f / %.2f / %.2f", v.applyAsDouble(l.before()), v.applyAsDouble(l.during()),
+        v.applyAsDouble(l.after()));
+  }
+
+  /** A recovery's foreground figures for --json. */
+  private static Map<String, Object> foregroundJson(FullNodeRecovery.Result r) {
+    FullNodeRecovery.Foreground f = r.foreground();
+    ForegroundLoad.Result l = f.load();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("offeredReadMBps", l.offeredReadMBps());
+    m.put("offeredWriteMBps", l.offeredWriteMBps());
+    m.put("readBytes", ForegroundClient.READ_BYTES);
+    m.put("writeBytes", ForegroundClient.WRITE_BYTES);
+    m.put("repairSeconds", f.repairSeconds());
+    m.put("repairSecondsQuiet", r.repairSeconds());
+    m.put("repairSlowdown", f.repairSeconds() / r.repairSeconds());
+    m.put("groupSecondsShortOfRedundancy", shortJson(f.groupsShort()));
+    m.put("cpuIdleShare", finite(f.cpuIdleShare()));
+    m.put("cpuSaturated", f.cpuIdleShare() < HostCpu.SATURATED);
+    m.put("before", windowJson(l.before()));
+    m.put("during", windowJson(l.during()));
+    m.put("after", windowJson(l.after()));
+    m.put("verified", f.verified() && l.verified());
+    return m;
+  }
+
+  private static Map<String, Object> windowJson(ForegroundOps.Window w) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("seconds", w.seconds());
+    m.put("reads", w.reads().ops());
+    m.put("readP50Ms", finite(w.reads().p50Ms()));
+    m.put("readP99Ms", finite(w.reads().p99Ms()));
+    m.put("readP999Ms", finite(w.reads().p999Ms()));
+    m.put("readMBps", finite(w.reads().mbPerSec()));
+    m.put("writes", w.writes().ops());
+    m.put("writeP50Ms", finite(w.writes().p50Ms()));
+    m.put("writeP99Ms", finite(w.writes().p99Ms()));
+    m.put("writeP999Ms", finite(w.writes().p999Ms()));
+    m.put("writeMBps", finite(w.writes().mbPerSec()));
+    m.put("failed", w.failed());
+    m.put("wrong", w.wrong());
+    return m;
+  }
+
+  private static Map<String, Object> shortJson(FullNodeRecovery.GroupsShort g) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("mean", g == null ? null : finite(g.meanSeconds()));
+    m.put("max", g == null ? null : finite(g.maxSeconds()));
+    return m;
+  }
+
   /** The decommissionings: one DataNode leaving per scenario, beside stock RS-10-4's and its uplink's floor. */
   public Rows decommissions() {
     DecommissionRace.Result rs = report.decommissions().stream()
@@ -269,6 +358,10 @@ public final class ClusterReport {
             r.bound().best(), "linkBoundGainOverCentral", r.bound().gain(), "bestChoiceBalance",
             r.bound().bestBalance()));
       }
+      m.put("groupSecondsShortOfRedundancy", shortJson(r.groupsShort()));
+      if (r.foreground() != null) {
+        m.put("foreground", foregroundJson(r));
+      }
       m.put("verified", r.verified());
       m.put("nodes", nodes(r.bytes()));
       if (r.crossRackBytes() >= 0) {
@@ -423,6 +516,14 @@ public final class ClusterReport {
         Path p = Path.of(prefix + "-bytes-" + r.scenario().replace('+', '_') + ".png");
         BarChart.write(p, r.scenario() + " (rebuilt by " + r.engine() + "): MiB per DataNode during recovery ("
             + setting + ")", "MiB", nb, List.of("received", "sent"), 34, 8);
+        files.add(p);
+      }
+    }
+    for (FullNodeRecovery.Result r : report.recoveries()) {
+      if (r.foreground() != null) {
+        Path p = Path.of(prefix + "-foreground-" + r.scenario().replace('+', '_') + ".png");
+        ForegroundChart.write(p, r.scenario() + ": foreground latency through a recovery under load (" + setting
+            + ")", r.foreground().load());
         files.add(p);
       }
     }

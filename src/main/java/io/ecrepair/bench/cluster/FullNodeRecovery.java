@@ -40,6 +40,21 @@ public final class FullNodeRecovery {
     ISOLATION
   }
 
+  /**
+   * How long the recovery's groups were short of their redundancy, from the failure until the
+   * NameNode listed every internal block of the group on a live DataNode again: the mean and the
+   * longest over the groups that lost a block.
+   */
+  public record GroupsShort(double meanSeconds, double maxSeconds) {}
+
+  /**
+   * A second recovery of the same scenario under the foreground workload: its repair time, its
+   * groups' time short of redundancy, whether it rebuilt every block right, the host's idle CPU
+   * share during its repair, and what the workload saw.
+   */
+  public record Foreground(double repairSeconds, GroupsShort groupsShort, boolean verified, double cpuIdleShare,
+                           ForegroundLoad.Result load) {}
+
   /** One lost internal block and where it was rebuilt. */
   public record LostBlock(int group, int index, long blockId, String rebuiltOn, boolean verified) {}
 
@@ -49,7 +64,15 @@ public final class FullNodeRecovery {
                        Map<String, NodeCounters.Bytes> bytes, long pluginTasks, long allTasks, double theoryBlocks,
                        double measuredBlocks, double maxLoadBlocks, double taskSeconds, double cpuIdleShare,
                        Map<String, Double> cpuSeconds, double backgroundCpu, double hostBusyCpuSeconds,
-                       RackLayout written, RackLayout rebuilt, long crossRackBytes, PlanBound.Busiest bound) {
+                       RackLayout written, RackLayout rebuilt, long crossRackBytes, PlanBound.Busiest bound,
+                       GroupsShort groupsShort, Foreground foreground) {
+    /** The same recovery's figures with the foreground run of the same scenario attached. */
+    public Result withForeground(Foreground f) {
+      return new Result(scenario, policy, groups, blockBytes, victim, lost, detectSeconds, repairSeconds, wallSeconds,
+          bytes, pluginTasks, allTasks, theoryBlocks, measuredBlocks, maxLoadBlocks, taskSeconds, cpuIdleShare,
+          cpuSeconds, backgroundCpu, hostBusyCpuSeconds, written, rebuilt, crossRackBytes, bound, groupsShort, f);
+    }
+
     public boolean verified() {
       return !lost.isEmpty() && lost.stream().allMatch(LostBlock::verified);
     }
@@ -125,15 +148,17 @@ public final class FullNodeRecovery {
   /** One recovery; the victim is never one of the DataNodes named in {@code spared}. */
   public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed, Loss loss,
                     Set<String> spared, LongConsumer written) throws IOException, InterruptedException {
-    return run(scenario, policy, groups, blockSize, seed, loss, spared, -1, written);
+    return run(scenario, policy, groups, blockSize, seed, loss, spared, -1, null, written);
   }
 
   /**
    * The same; with {@code victimIndex} >= 0 the victim is the DataNode holding that internal
-   * block of the first group, else the one holding the most internal blocks.
+   * block of the first group, else the one holding the most internal blocks. With a
+   * {@code foreground} load, the recovery runs under it and the result carries what it saw.
    */
   public Result run(String scenario, ErasureCodingPolicy policy, int groups, long blockSize, long seed, Loss loss,
-                    Set<String> spared, int victimIndex, LongConsumer written) throws IOException, InterruptedException {
+                    Set<String> spared, int victimIndex, ForegroundLoad foreground, LongConsumer written)
+      throws IOException, InterruptedException {
     int k = policy.getNumDataUnits();
     Path file = new Path(Scenario.benchDir(scenario) + "/recovery");
     long length = (long) groups * k * blockSize;
@@ -149,6 +174,7 @@ public final class FullNodeRecovery {
     Map<String, String> originals = replicasOn(victim, before, lost);
     progress.accept(scenario + ": flushing the written file to disk");
     cluster.settleWrites();
+    ForegroundLoad.Running load = foreground == null ? null : foreground.start(scenario, victim, seed);
     try {
       DataNodeJmx.Tasks tasksBefore = tasks(victim);
       List<Node> live = cluster.dataNodes().stream().filter(n -> !n.equals(victim)).toList();
@@ -164,6 +190,10 @@ public final class FullNodeRecovery {
       progress.accept(String.format("%s: %s %s (%s), which holds %d internal blocks %s; waiting for the "
           + "NameNode to notice and rebuild them", scenario, loss == Loss.CRASH ? "killing" : "cutting off", victim.name(),
           victim.ip(), lost.size(), indices(lost)));
+      if (load != null) {
+        load.awaitBefore();
+        load.killed();
+      }
       long t0 = System.nanoTime();
       if (loss == Loss.CRASH) {
         cluster.stopDataNode(victim.name());
@@ -172,6 +202,9 @@ public final class FullNodeRecovery {
       }
       long dead = 0;
       long t1 = 0;
+      Map<Integer, Long> whole = new HashMap<>(); // group -> when the NameNode listed it whole again
+      Set<Integer> shortGroups = new HashSet<>();
+      lost.forEach(l -> shortGroups.add(l[0]));
       long deadline = System.currentTimeMillis() + timeoutMs;
       List<LocatedStripedBlock> after;
       while (true) {
@@ -189,8 +222,19 @@ public final class FullNodeRecovery {
             t1 = System.nanoTime();
             cpuBefore = HostCpu.now();
             dnCpuBefore = measured ? ProcessCpu.nowOrNone(live, progress) : Map.of();
+            if (load != null) {
+              load.dropped();
+            }
             progress.accept(String.format("%s: NameNode dropped %s's replicas %.1f s after the kill; reconstruction "
                 + "runs", scenario, victim.name(), (t1 - t0) / 1e9));
+          }
+          if (t1 != 0) {
+            long now = System.nanoTime();
+            for (int g : shortGroups) {
+              if (!whole.containsKey(g) && complete(List.of(after.get(g)), policy, victim)) {
+                whole.put(g, now);
+              }
+            }
           }
           if (t1 != 0 && complete(after, policy, victim) && TrackedWrite.healthy(fs)) {
             break;
@@ -203,6 +247,10 @@ public final class FullNodeRecovery {
         Thread.sleep(100);
       }
       long t2 = System.nanoTime();
+      if (load != null) {
+        load.recovered();
+      }
+      GroupsShort groupsShort = groupsShort(whole, t0, t2);
       HostCpu cpuAfter = HostCpu.now();
       double idle = cpuAfter.idleShareSince(cpuBefore);
       Map<String, Double> dnCpu = dnCpuBefore.isEmpty() || background.isEmpty() ? Map.of()
@@ -222,8 +270,13 @@ public final class FullNodeRecovery {
           ProcessCpu.total(background), cpuAfter.busySecondsSince(cpuBefore),
           RackLayout.of(policy, before, ip -> cluster.dataNodeAt(ip).rack()),
           RackLayout.of(policy, after, ip -> cluster.dataNodeAt(ip).rack()),
-          cluster.racks() > 0 ? all.crossRackBytes() : -1, bound(scenario, policy, before, after, lost));
+          cluster.racks() > 0 ? all.crossRackBytes() : -1, bound(scenario, policy, before, after, lost), groupsShort,
+          load == null ? null : new Foreground((t2 - t1) / 1e9, groupsShort, rebuilt.stream().allMatch(
+              LostBlock::verified), idle, load.finish()));
     } finally {
+      if (load != null) {
+        load.close();
+      }
       fs.delete(file.getParent(), true);
       if (loss == Loss.CRASH) {
         progress.accept(scenario + ": restarting " + victim.name() + " with an empty data directory");
@@ -233,6 +286,21 @@ public final class FullNodeRecovery {
         cluster.isolateDataNode(victim.name(), false);
       }
     }
+  }
+
+  /** Each short group's time from the failure ({@code t0}) until it was whole again (or {@code t2}). */
+  static GroupsShort groupsShort(Map<Integer, Long> whole, long t0, long t2) {
+    if (whole.isEmpty()) {
+      return new GroupsShort(Double.NaN, Double.NaN);
+    }
+    double sum = 0;
+    double max = 0;
+    for (long t : whole.values()) {
+      double s = (Math.min(t, t2) - t0) / 1e9;
+      sum += s;
+      max = Math.max(max, s);
+    }
+    return new GroupsShort(sum / whole.size(), max);
   }
 
   /** What this recovery's layout forces through the links on this cluster; null where unknown. */

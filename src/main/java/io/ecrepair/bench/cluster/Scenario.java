@@ -14,10 +14,11 @@ import java.util.List;
  * are placed as HDFS places them instead of with combined locality (on a cluster with racks).
  * Written {@code POLICY}, {@code POLICY+plugin} (RS), {@code POLICY+central} (Clay, Butterfly)
  * or {@code POLICY+hdfs-placement} (LRC), with {@code +costs} after, e.g.
- * {@code CLAY-10-4-4096k+central}, {@code RS-10-4-1024k+plugin+costs}.
+ * {@code CLAY-10-4-4096k+central}, {@code RS-10-4-1024k+plugin+costs}; last, {@code +adaptive}
+ * runs the DataNodes with the adaptive repair budget.
  */
 public record Scenario(String policy, boolean pluginRebuildsRs, boolean central, boolean costs,
-                       boolean hdfsPlacement) {
+                       boolean hdfsPlacement, boolean adaptive) {
   /**
    * Where {@code +hdfs-placement} scenarios write: the benchmark cluster's NameNode places LRC
    * files under it as HDFS does ({@code ecrepair.namenode.combined-locality.skip-paths}).
@@ -26,6 +27,8 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
   private static final String HDFS_PLACEMENT = "+hdfs-placement";
   public static final String REBUILD_RS_KEY = io.ecrepair.hdfs.task.DataNodeKeys.REBUILD_RS_KEY;
   public static final String PARALLEL_KEY = io.ecrepair.hdfs.task.DataNodeKeys.PARALLEL_KEY;
+  public static final String ADAPTIVE_KEY = io.ecrepair.hdfs.task.DataNodeKeys.REPAIR_ADAPTIVE_KEY;
+  private static final String ADAPTIVE = "+adaptive";
 
   /**
    * CLAY-10-4 with 4 MiB cells, the top of the 1-4 MiB docs/architecture.md#cell-layout recommends: HDFS's block reads
@@ -48,8 +51,16 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
     Policy.parse(policy);
   }
 
+  public Scenario(String policy, boolean pluginRebuildsRs, boolean central, boolean costs, boolean hdfsPlacement) {
+    this(policy, pluginRebuildsRs, central, costs, hdfsPlacement, false);
+  }
+
   public static Scenario parse(String text) {
     String t = text.strip();
+    boolean adaptive = t.endsWith(ADAPTIVE);
+    if (adaptive) {
+      t = t.substring(0, t.length() - ADAPTIVE.length());
+    }
     boolean costs = t.endsWith("+costs");
     if (costs) {
       t = t.substring(0, t.length() - "+costs".length());
@@ -62,7 +73,7 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
     boolean central = t.endsWith("+central");
     String policy = plugin ? t.substring(0, t.length() - "+plugin".length())
         : central ? t.substring(0, t.length() - "+central".length()) : t;
-    Scenario s = new Scenario(policy, plugin, central, costs, hdfsPlacement);
+    Scenario s = new Scenario(policy, plugin, central, costs, hdfsPlacement, adaptive);
     if (hdfsPlacement && !s.codec().startsWith(io.ecrepair.codes.lrc.LrcCode.CODEC_PREFIX)) {
       throw new IllegalArgumentException("'" + HDFS_PLACEMENT + "' is for LRC policies (every other policy is placed "
           + "as HDFS places it anyway), not " + policy);
@@ -73,6 +84,10 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
     if (central && !s.isVector()) {
       throw new IllegalArgumentException("'+central' is for Clay and Butterfly policies (the others have no parallel "
           + "plans), not " + policy);
+    }
+    if (adaptive && s.isStockRs()) {
+      throw new IllegalArgumentException("'" + ADAPTIVE + "' needs our plugin for RS (" + policy + "+plugin"
+          + ADAPTIVE + "): HDFS's own reconstruction does not take its bytes from our budget");
     }
     if (costs && s.isStockRs()) {
       throw new IllegalArgumentException("'+costs' needs our plugin for RS (" + policy + "+plugin+costs): HDFS's own "
@@ -104,7 +119,7 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
   /** The DataNode settings the scenario runs with. */
   public java.util.Map<String, String> dataNodeConf() {
     return java.util.Map.of(REBUILD_RS_KEY, Boolean.toString(pluginRebuildsRs), PARALLEL_KEY,
-        Boolean.toString(!central));
+        Boolean.toString(!central), ADAPTIVE_KEY, Boolean.toString(adaptive));
   }
 
   public static List<Scenario> parseList(String text) {
@@ -139,7 +154,7 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
 
   public String name() {
     return policy + (pluginRebuildsRs ? "+plugin" : "") + (central ? "+central" : "")
-        + (hdfsPlacement ? HDFS_PLACEMENT : "") + (costs ? "+costs" : "");
+        + (hdfsPlacement ? HDFS_PLACEMENT : "") + (costs ? "+costs" : "") + (adaptive ? ADAPTIVE : "");
   }
 
   /**

@@ -50,7 +50,7 @@ public final class SingleBlockRace {
     progress.accept(s.name() + ": single-block race: the time to read one healthy block");
     double healthy = reads.healthyRead(s.name(), policy, blockSize, seed);
     FullNodeRecovery.Result r = recovery.run(s.name() + "-single", policy, 1, blockSize, seed + 1,
-        FullNodeRecovery.Loss.ISOLATION, Set.of(), 0, written);
+        FullNodeRecovery.Loss.ISOLATION, Set.of(), 0, null, written);
     boolean timed = r.pluginTasks() > 0 && !Double.isNaN(r.taskSeconds());
     double seconds = timed ? r.taskSeconds() : r.repairSeconds();
     Result out = new Result(s.name(), policy.getName(), s.strategy(), r.lost().isEmpty() ? -1 : r.lost().get(0).index(),

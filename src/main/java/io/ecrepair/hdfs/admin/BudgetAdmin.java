@@ -29,7 +29,12 @@ import javax.management.remote.JMXServiceURL;
  */
 public final class BudgetAdmin implements Closeable {
   /** One DataNode's limits in bytes per second (0: unlimited). */
-  public record Budget(String datanode, long inBytesPerSecond, long outBytesPerSecond) {}
+  /**
+   * A DataNode's budget: the operator's limits, whether it adapts to foreground traffic, and the
+   * limits in force now (the same as the operator's on a DataNode that does not adapt).
+   */
+  public record Budget(String datanode, long inBytesPerSecond, long outBytesPerSecond, boolean adaptive,
+                       long inBytesPerSecondNow, long outBytesPerSecondNow) {}
 
   private static final ObjectName PATTERN = pattern();
   private static final long CONNECT_SECONDS = 30;
@@ -93,7 +98,21 @@ public final class BudgetAdmin implements Closeable {
   public List<Budget> read() throws IOException {
     List<Budget> out = new ArrayList<>();
     for (RepairBudgetMXBean b : beans()) {
-      out.add(new Budget(b.getDataNode(), b.getRepairBandwidthIn(), b.getRepairBandwidthOut()));
+      long in = b.getRepairBandwidthIn();
+      long o = b.getRepairBandwidthOut();
+      boolean adaptive;
+      long inNow;
+      long outNow;
+      try {
+        adaptive = b.isAdaptive();
+        inNow = b.getRepairBandwidthInNow();
+        outNow = b.getRepairBandwidthOutNow();
+      } catch (RuntimeException e) {  // a DataNode of a release before the adaptive budget
+        adaptive = false;
+        inNow = in;
+        outNow = o;
+      }
+      out.add(new Budget(b.getDataNode(), in, o, adaptive, inNow, outNow));
     }
     out.sort(Comparator.comparing(Budget::datanode));
     return out;

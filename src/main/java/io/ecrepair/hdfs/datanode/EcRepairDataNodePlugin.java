@@ -38,6 +38,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
   private EcRepairBlockRecoveryWorker leaseRecovery;
   private LeftoverReplicaReporter leftovers;
   private RepairBudgetBean budgetBean;
+  private AdaptiveRepairBudget adaptive;
   private volatile RepairAgent agent;
   private PolicyPreparer preparer;
 
@@ -76,7 +77,8 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
           dn.getConf().getLong(DataNodeKeys.PREPARE_INTERVAL_SECONDS_KEY, DataNodeKeys.PREPARE_INTERVAL_SECONDS_DEFAULT));
       metrics.hookInstalled(true);
       metrics.register();
-      budgetBean = new RepairBudgetBean(ctx.name(), ctx.budget()).register();
+      adaptive = AdaptiveRepairBudget.start(dn, dn.getConf(), ctx.budget(), ctx.name());
+      budgetBean = new RepairBudgetBean(ctx.name(), ctx.budget(), adaptive != null).register();
       datanode = dn;
       ACTIVE.put(dn, this);
       LOG.info("ec-repair: DataNode plugin active on {}: reconstruction of clay, butterfly and lrc-* policies reads "
@@ -197,6 +199,10 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
 
   /** Stops what start set up and puts HDFS's own pieces back. */
   private void release() {
+    if (adaptive != null) {
+      adaptive.close();
+      adaptive = null;
+    }
     if (budgetBean != null) {
       budgetBean.unregister();
       budgetBean = null;

@@ -11,11 +11,13 @@ final class RepairBudgetBean implements RepairBudgetMXBean {
   private static final Logger LOG = LoggerFactory.getLogger(RepairBudgetBean.class);
   private final String datanode;
   private final RepairBudget budget;
+  private final boolean adaptive;
   private ObjectName name;
 
-  RepairBudgetBean(String datanode, RepairBudget budget) {
+  RepairBudgetBean(String datanode, RepairBudget budget, boolean adaptive) {
     this.datanode = datanode;
     this.budget = budget;
+    this.adaptive = adaptive;
   }
 
   RepairBudgetBean register() {
@@ -51,6 +53,21 @@ final class RepairBudgetBean implements RepairBudgetMXBean {
     budget.setIn(bytesPerSecond);
     LOG.info("ec-repair: inbound repair bandwidth of {} changed over JMX to {} (was {}) bytes/s, 0 = unlimited",
         datanode, bytesPerSecond, was);
+  }
+
+  @Override
+  public boolean isAdaptive() {
+    return adaptive;
+  }
+
+  @Override
+  public long getRepairBandwidthInNow() {
+    return budget.inBytesPerSecondNow();
+  }
+
+  @Override
+  public long getRepairBandwidthOutNow() {
+    return budget.outBytesPerSecondNow();
   }
 
   @Override

@@ -22,6 +22,15 @@ public interface RepairBudgetMXBean {
 
   void setRepairBandwidthOut(long bytesPerSecond);
 
+  /** Whether the budget adapts to the DataNode's foreground traffic (then the limits above cap it). */
+  boolean isAdaptive();
+
+  /** The inbound limit in force now: the lower of the one above and the adaptive one (0 = unlimited). */
+  long getRepairBandwidthInNow();
+
+  /** The outbound limit in force now. */
+  long getRepairBandwidthOutNow();
+
   /** Both limits at once. */
   void setRepairBandwidth(long inBytesPerSecond, long outBytesPerSecond);
 }

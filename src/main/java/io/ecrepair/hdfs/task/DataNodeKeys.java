@@ -52,6 +52,22 @@ public final class DataNodeKeys {
   public static final String REPAIR_BANDWIDTH_IN_KEY = "ecrepair.datanode.repair.bandwidth.in";
   /** The same for repair traffic it sends; unset: dfs.datanode.ec.reconstruct.write.bandwidthPerSec. */
   public static final String REPAIR_BANDWIDTH_OUT_KEY = "ecrepair.datanode.repair.bandwidth.out";
+  /**
+   * Whether the repair budget adapts to the DataNode's foreground traffic (what its data transfer
+   * serves readers and receives from writers): repair gets what the foreground leaves of
+   * {@value #REPAIR_LINK_SHARE_PERCENT_KEY} of the link, never less than the floor, all of it
+   * when there is no foreground. Needs {@value #REPAIR_LINK_MBIT_KEY}.
+   */
+  public static final String REPAIR_ADAPTIVE_KEY = "ecrepair.datanode.repair.bandwidth.adaptive";
+  public static final boolean REPAIR_ADAPTIVE_DEFAULT = false;
+  /** The DataNode's link in Mbit/s, each way (what the adaptive budget shares out). */
+  public static final String REPAIR_LINK_MBIT_KEY = "ecrepair.datanode.repair.link.mbit";
+  /** The share of the link foreground and repair together may fill while there is foreground traffic. */
+  public static final String REPAIR_LINK_SHARE_PERCENT_KEY = "ecrepair.datanode.repair.adaptive.link-share.percent";
+  public static final int REPAIR_LINK_SHARE_PERCENT_DEFAULT = 80;
+  /** The least share of the link repair keeps, however busy the foreground: a recovery is never starved. */
+  public static final String REPAIR_FLOOR_PERCENT_KEY = "ecrepair.datanode.repair.adaptive.floor.percent";
+  public static final int REPAIR_FLOOR_PERCENT_DEFAULT = 10;
   /** Parts of clients' degraded reads an agent runs at once (0 = none), so readers cannot crowd out repairs. */
   public static final String AGENT_CLIENT_PARTS_KEY = "ecrepair.datanode.agent.client-parts";
   public static final int AGENT_CLIENT_PARTS_DEFAULT = 16;

@@ -11,7 +11,8 @@ import org.apache.hadoop.hdfs.util.DataTransferThrottler;
  *
  * <p>The limits change on a live DataNode ({@link #set}): the next period (half a second) runs at
  * the new rate, for the threads already waiting too. A limit of 0 means unlimited, as HDFS's own
- * bandwidth settings do.
+ * bandwidth settings do. Beside the operator's limits, an adaptive controller may set limits of
+ * its own ({@link #adapt}); the lower of the two holds.
  */
 public final class RepairBudget {
   /** A budget without limits (for callers outside a DataNode: the CLI, tests). */
@@ -33,18 +34,39 @@ public final class RepairBudget {
   public void set(long inBytesPerSecond, long outBytesPerSecond) {
     check(inBytesPerSecond);
     check(outBytesPerSecond);
-    in.set(inBytesPerSecond);
-    out.set(outBytesPerSecond);
+    in.setOperator(inBytesPerSecond);
+    out.setOperator(outBytesPerSecond);
   }
 
   /** A new inbound limit; the outbound one stays. */
   public void setIn(long bytesPerSecond) {
-    in.set(check(bytesPerSecond));
+    in.setOperator(check(bytesPerSecond));
   }
 
   /** A new outbound limit; the inbound one stays. */
   public void setOut(long bytesPerSecond) {
-    out.set(check(bytesPerSecond));
+    out.setOperator(check(bytesPerSecond));
+  }
+
+  /**
+   * The adaptive controller's limits (0: none), held together with the operator's: the lower one
+   * meters the traffic.
+   */
+  public void adapt(long inBytesPerSecond, long outBytesPerSecond) {
+    check(inBytesPerSecond);
+    check(outBytesPerSecond);
+    in.setAdaptive(inBytesPerSecond);
+    out.setAdaptive(outBytesPerSecond);
+  }
+
+  /** The inbound limit in force now: the lower of the operator's and the adaptive one (0: unlimited). */
+  public long inBytesPerSecondNow() {
+    return in.limit;
+  }
+
+  /** The outbound limit in force now. */
+  public long outBytesPerSecondNow() {
+    return out.limit;
   }
 
   /** {@code v} when it is a limit this budget takes: 0 (unlimited) or 1 KiB/s to 1 TiB/s. */
@@ -56,12 +78,14 @@ public final class RepairBudget {
     return v;
   }
 
+  /** The operator's inbound limit (configuration or JMX). */
   public long inBytesPerSecond() {
-    return in.limit;
+    return in.operator;
   }
 
+  /** The operator's outbound limit. */
   public long outBytesPerSecond() {
-    return out.limit;
+    return out.operator;
   }
 
   /** {@code bytes} of repair traffic arrived; blocks while the inbound budget is spent. */
@@ -79,12 +103,33 @@ public final class RepairBudget {
     /** A rate that pays any wait off within one period: how a lifted limit lets its waiters go. */
     private static final long RELEASE = MAX_BYTES_PER_SECOND;
 
+    /** The operator's limit, the adaptive controller's, and the one in force (the lower; 0 = unlimited). */
+    private volatile long operator;
+    private long adaptive;
     private volatile long limit;
     /** Null when unlimited. */
     private volatile DataTransferThrottler throttler;
 
-    synchronized void set(long bytesPerSecond) {
+    synchronized void setOperator(long bytesPerSecond) {
+      operator = bytesPerSecond;
+      set(lower(operator, adaptive));
+    }
+
+    synchronized void setAdaptive(long bytesPerSecond) {
+      adaptive = bytesPerSecond;
+      set(lower(operator, adaptive));
+    }
+
+    /** The lower of two limits where 0 is none. */
+    static long lower(long a, long b) {
+      return a == 0 ? b : b == 0 ? a : Math.min(a, b);
+    }
+
+    private void set(long bytesPerSecond) {
       long was = limit;
+      if (bytesPerSecond == was) {
+        return;
+      }
       limit = bytesPerSecond;
       DataTransferThrottler t = throttler;
       if (bytesPerSecond == 0) {
@@ -95,10 +140,12 @@ public final class RepairBudget {
       } else if (t == null) {
         throttler = new DataTransferThrottler(bytesPerSecond);
       } else {
-        // Waiters pay the rest of their wait at the new rate. A lower rate also gets a throttler
-        // of its own: the old one may hold a period of the old rate in reserve.
+        // Waiters pay the rest of their wait at the new rate. A much lower rate also gets a
+        // throttler of its own: the old one may hold a period of the old rate in reserve. (Not for
+        // a small step down, as the adaptive controller makes: a fresh throttler starts with a
+        // full period, so frequent small steps would each grant one extra.)
         t.setBandwidth(bytesPerSecond);
-        if (bytesPerSecond < was) {
+        if (bytesPerSecond < was / 2) {
           throttler = new DataTransferThrottler(bytesPerSecond);
         }
       }

@@ -36,7 +36,8 @@ class ClusterReportTest {
     }
     return new FullNodeRecovery.Result(scenario, Scenario.parse(scenario).policy(), 20, B, "dn0", lost, 11.0,
         repairSeconds, 11.0 + repairSeconds, bytes, plugin, all, theory, measured, measured, 1.0, 0.5,
-        Map.of("dn1", 8.0, "dn2", 2.0), 0.3, 14.0, null, null, -1, bound);
+        Map.of("dn1", 8.0, "dn2", 2.0), 0.3, 14.0, null, null, -1, bound,
+        new FullNodeRecovery.GroupsShort(20, 25), null);
   }
 
   static FullNodeRecovery.Result rackRecovery(String scenario, double repairSeconds, RackLayout layout,
@@ -44,7 +45,7 @@ class ClusterReportTest {
     FullNodeRecovery.Result r = recovery(scenario, repairSeconds, 6, 6, 1, 1, null);
     return new FullNodeRecovery.Result(r.scenario(), r.policy(), 20, B, "dn0", r.lost(), 11.0, repairSeconds,
         11.0 + repairSeconds, r.bytes(), 1, 1, 6, 6, 6, 1.0, 0.5, Map.of(), 0, Double.NaN, layout, layout,
-        (long) (crossBlocks * B), null);
+        (long) (crossBlocks * B), null, r.groupsShort(), null);
   }
 
   static DegradedRead.Result read(String policy, String client, double seconds) {
@@ -63,7 +64,7 @@ class ClusterReportTest {
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster,
         Scenario.parseList(String.join(",", recoveries.isEmpty() ? List.of("RS-10-4-1024k")
             : recoveries.stream().map(FullNodeRecovery.Result::scenario).toList())),
-        20, 20, true, true, false, Path.of("p.xml"), Path.of("cluster.sh"), Path.of("/tmp/x"), 1000);
+        20, 20, true, true, false, null, Path.of("p.xml"), Path.of("cluster.sh"), Path.of("/tmp/x"), 1000);
     return new ClusterBenchmark.Report(settings, recoveries, reads, singles, decommissions, List.of("a note"));
   }
 
@@ -268,5 +269,55 @@ class ClusterReportTest {
     // 5 times and 4 floors (LRC's unknown), 150 px each, beside the 80 px axis and a 40 px gap
     assertEquals(80 + 9 * 150 + 40, img.getWidth());
     assertTrue(Files.size(time) > 0);
+  }
+
+  /** A recovery of 10 s quiet and 12 s under load, whose reads took 20 ms before and 40 ms during it. */
+  static FullNodeRecovery.Result withForeground() {
+    FullNodeRecovery.Result quiet = recovery("CLAY-10-4-4096k", 10, 4, 4, 20, 20, null);
+    List<ForegroundOps.Op> ops = new ArrayList<>();
+    long kill = 100_000;
+    for (int i = 0; i < 150; i++) {
+      ops.add(new ForegroundOps.Op(kill - 15_000 + i * 100, ForegroundOps.Kind.READ, 20, 1_000_000, "ok"));
+      ops.add(new ForegroundOps.Op(kill + 16_000 + i * 80, ForegroundOps.Kind.READ, 40, 1_000_000, "ok"));
+      ops.add(new ForegroundOps.Op(kill + 28_000 + i * 100, ForegroundOps.Kind.READ, 25, 1_000_000, "ok"));
+    }
+    ops.add(new ForegroundOps.Op(kill + 20_000, ForegroundOps.Kind.WRITE, 300, 2_000_000, "failed:IOException"));
+    ForegroundLoad.Result load = new ForegroundLoad.Result(2.5, 1.25,
+        ForegroundOps.window(ops, kill - 15_000, kill), ForegroundOps.window(ops, kill + 16_000, kill + 28_000),
+        ForegroundOps.window(ops, kill + 28_000, kill + 43_000), ops, kill, kill + 16_000, kill + 28_000);
+    return quiet.withForeground(new FullNodeRecovery.Foreground(12, new FullNodeRecovery.GroupsShort(22, 28), true,
+        0.05, load));
+  }
+
+  @Test
+  void theForegroundShowsWhatClientsSawBesideTheQuietRepair(@TempDir Path dir) throws Exception {
+    ClusterReport report = new ClusterReport(report(FLAT, List.of(recovery("RS-10-4-1024k", 30, 10, 10, 0, 20, null),
+        withForeground()), List.of(), List.of(), List.of()));
+    ClusterReport.Rows rows = report.foreground();
+    assertEquals(1, rows.rows().size(), "only the recoveries run under load");
+    assertEquals("10.0 / 12.0", cell(rows, 0, "repair s quiet / load"));
+    assertEquals("1.20x", cell(rows, 0, "x quiet"));
+    assertEquals("20 / 40 / 25", cell(rows, 0, "read p99 ms"));
+    assertEquals("2.00x", cell(rows, 0, "p99 during x before"));
+    assertEquals("1", cell(rows, 0, "failed ops"));
+    assertEquals("22.0 / 28.0", cell(rows, 0, "short s mean / max"));
+    assertEquals("5% SATURATED", cell(rows, 0, "CPU idle"), "a run bound by the host's CPU says so");
+    JsonNode json = new ObjectMapper().valueToTree(report.json(List.of()));
+    assertFalse(json.path("results").get(0).has("foreground"));
+    JsonNode f = json.path("results").get(1).path("foreground");
+    assertEquals(20.0, f.path("before").path("readP99Ms").asDouble());
+    assertEquals(40.0, f.path("during").path("readP999Ms").asDouble());
+    assertEquals(150 * 1e6 / 12 / 1e6, f.path("during").path("readMBps").asDouble(), 1e-9);
+    assertEquals(1, f.path("during").path("failed").asInt());
+    assertTrue(f.path("during").path("writeP50Ms").isNumber(), "the failed write's time counts");
+    assertTrue(f.path("after").path("writeP99Ms").isNull(), "no write in that window: null, not a number");
+    assertEquals(1.2, f.path("repairSlowdown").asDouble(), 1e-9);
+    assertTrue(f.path("cpuSaturated").asBoolean());
+    assertEquals(28.0, f.path("groupSecondsShortOfRedundancy").path("max").asDouble());
+    assertEquals(25.0, json.path("results").get(1).path("groupSecondsShortOfRedundancy").path("max").asDouble());
+    List<Path> charts = report.writeCharts(dir.resolve("run").toString());
+    Path chart = dir.resolve("run-foreground-CLAY-10-4-4096k.png");
+    assertTrue(charts.contains(chart));
+    assertTrue(javax.imageio.ImageIO.read(chart.toFile()).getWidth() > 0);
   }
 }

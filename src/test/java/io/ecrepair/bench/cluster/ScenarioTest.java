@@ -89,4 +89,18 @@ class ScenarioTest {
     assertThrows(IllegalArgumentException.class, () -> new ClusterOptions(4, 0, 100, 50, 100, 1 << 20, "1g",
         java.util.Map.of(), ClusterOptions.spread(4, 4), 25));
   }
+
+  @Test
+  void adaptiveRunsTheDataNodesWithTheAdaptiveBudget() {
+    Scenario s = Scenario.parse("CLAY-10-4-4096k+central+adaptive");
+    assertTrue(s.adaptive());
+    assertTrue(s.central());
+    assertEquals("CLAY-10-4-4096k+central+adaptive", s.name());
+    assertEquals("true", s.dataNodeConf().get(Scenario.ADAPTIVE_KEY));
+    assertEquals("false", Scenario.parse("CLAY-10-4-4096k").dataNodeConf().get(Scenario.ADAPTIVE_KEY));
+    assertTrue(Scenario.parse("RS-10-4-1024k+plugin+adaptive").adaptive());
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Scenario.parse("RS-10-4-1024k+adaptive"));
+    assertTrue(e.getMessage().contains("+plugin"), e.getMessage());
+  }
 }

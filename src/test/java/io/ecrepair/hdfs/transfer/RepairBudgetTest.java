@@ -70,4 +70,28 @@ class RepairBudgetTest {
     b.setOut(RepairBudget.MIN_BYTES_PER_SECOND);
     assertEquals(RepairBudget.MIN_BYTES_PER_SECOND, b.outBytesPerSecond());
   }
+
+  /** The operator's limit and the adaptive one: the lower meters; each keeps its own when the other changes. */
+  @Test
+  void theLowerOfTheOperatorsAndTheAdaptiveLimitHolds() {
+    RepairBudget b = new RepairBudget(0, 10 << 20);
+    assertEquals(10 << 20, b.outBytesPerSecondNow());
+    b.adapt(2 << 20, 1 << 20);
+    assertEquals(2 << 20, b.inBytesPerSecondNow(), "no operator limit in: the adaptive one");
+    assertEquals(1 << 20, b.outBytesPerSecondNow());
+    assertEquals(10 << 20, b.outBytesPerSecond(), "the operator's limit is still what the operator set");
+    b.setOut(512 << 10);
+    assertEquals(512 << 10, b.outBytesPerSecondNow());
+    b.adapt(0, 0);
+    assertEquals(0, b.inBytesPerSecondNow(), "both unlimited: unlimited");
+    assertEquals(512 << 10, b.outBytesPerSecondNow());
+    assertThrows(IllegalArgumentException.class, () -> b.adapt(-1, 0));
+    long t0 = System.nanoTime();
+    b.adapt(0, 1 << 20);
+    for (int i = 0; i < 4; i++) {
+      b.sending(256 << 10); // 1 MiB at the operator's 512 KiB/s, lower than the adaptive 1 MiB/s
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertTrue(seconds >= 1.4, "1 MiB at 512 KiB/s took " + seconds + " s");
+  }
 }
