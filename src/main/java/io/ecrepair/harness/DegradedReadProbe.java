@@ -326,8 +326,8 @@ public final class DegradedReadProbe {
     return m;
   }
 
-  /** The nearest-rank percentile of sorted values. */
-  static double percentile(double[] sorted, double p) {
+  /** The nearest-rank percentile of sorted values (at least one). */
+  public static double percentile(double[] sorted, double p) {
     return sorted[Math.max(0, (int) Math.ceil(p * sorted.length) - 1)];
   }
 

@@ -40,6 +40,10 @@ public final class ClusterBenchmark {
         throw new IllegalArgumentException("--warmup-groups must be between 0 and 1000");
       }
       for (Scenario s : scenarios) {
+        if (s.adaptive() && !cluster.slowNodes().isEmpty()) {
+          throw new IllegalArgumentException(s.name() + ": the adaptive budget is given one link rate for every "
+              + "DataNode, which --slow-nodes makes wrong for the slow ones; run it without --slow-nodes");
+        }
         ErasureCodingPolicy p = ShippedPolicies.byName(s.policy());
         if (cluster.blockSize() % p.getCellSize() != 0) {
           throw new IllegalArgumentException("--block-size " + cluster.blockSize() + " is not a multiple of "

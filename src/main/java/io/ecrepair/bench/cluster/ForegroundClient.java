@@ -38,7 +38,8 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
  * <p>Its files avoid one DataNode (the one the benchmark will fail), through HDFS's favoured
  * nodes, so that its reads stay healthy reads and the failure leaves them nothing to re-replicate.
  *
- * <p>Arguments: uri dir log ready stop avoid readBytesPerSecond writeBytesPerSecond seed.
+ * <p>Arguments: uri dir log ready stop avoid readBytesPerSecond writeBytesPerSecond seed benchPid. It
+ * also stops when the benchmark's JVM is gone (killed, or torn down by Ctrl-C).
  */
 public final class ForegroundClient {
   /** Bytes of one positional read, and of the file one write creates. */
@@ -57,6 +58,12 @@ public final class ForegroundClient {
   private final long seed;
   private final List<FSDataInputStream> readSet = new ArrayList<>();
   private final AtomicLong writes = new AtomicLong();
+  /** Operations running or waiting for a thread, by a number of their own: logged as unfinished if the stop cuts them off. */
+  private final java.util.Map<Long, InFlight> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** An operation issued and not yet logged. */
+  private record InFlight(long dueNanos, Kind kind, long bytes) {}
+  private final AtomicLong opSeq = new AtomicLong();
   private final long epochAtStart = System.currentTimeMillis();
   private final long nanoAtStart = System.nanoTime();
 
@@ -70,9 +77,9 @@ public final class ForegroundClient {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 9) {
+    if (args.length != 10) {
       System.err.println("usage: ForegroundClient uri dir log ready stop avoid readBytesPerSecond "
-          + "writeBytesPerSecond seed");
+          + "writeBytesPerSecond seed benchPid");
       System.exit(2);
     }
     URI uri = URI.create(args[0]);
@@ -81,6 +88,7 @@ public final class ForegroundClient {
     double readRate = Double.parseDouble(args[6]);
     double writeRate = Double.parseDouble(args[7]);
     long seed = Long.parseLong(args[8]);
+    ProcessHandle bench = ProcessHandle.of(Long.parseLong(args[9])).orElse(null);
     Configuration conf = new Configuration();
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
     try (FileSystem any = FileSystem.get(uri, conf);
@@ -90,7 +98,7 @@ public final class ForegroundClient {
       ForegroundClient client = new ForegroundClient(fs, new Path(args[1]), log, favoured(fs, args[5]), seed);
       client.prepare();
       Files.writeString(ready, "ready\n");
-      client.run(readRate, writeRate, stop);
+      client.run(readRate, writeRate, () -> Files.exists(stop) || bench == null || !bench.isAlive());
     }
   }
 
@@ -133,7 +141,8 @@ public final class ForegroundClient {
     }
   }
 
-  private void run(double readRate, double writeRate, java.nio.file.Path stop) throws InterruptedException {
+  private void run(double readRate, double writeRate, java.util.function.BooleanSupplier stopped)
+      throws InterruptedException {
     ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
       Thread t = new Thread(r, "foreground-op");
       t.setDaemon(true);
@@ -149,7 +158,7 @@ public final class ForegroundClient {
     while (true) {
       long now = System.nanoTime();
       if (now >= nextLook) {
-        if (Files.exists(stop)) {
+        if (stopped.getAsBoolean()) {
           break;
         }
         synchronized (log) {
@@ -162,27 +171,37 @@ public final class ForegroundClient {
         LockSupport.parkNanos(Math.min(due, nextLook) - now);
         continue;
       }
+      long id = opSeq.incrementAndGet();
       if (due == nextRead) {
         int file = random.nextInt(READ_FILES);
         long offset = random.nextInt(READ_FILE_BYTES - READ_BYTES + 1);
-        pool.execute(() -> read(due, file, offset));
+        inFlight.put(id, new InFlight(due, Kind.READ, READ_BYTES));
+        pool.execute(() -> record(id, read(due, file, offset)));
         nextRead += readEvery;
       } else {
         long n = writes.incrementAndGet();
-        pool.execute(() -> write(due, n));
+        inFlight.put(id, new InFlight(due, Kind.WRITE, WRITE_BYTES));
+        pool.execute(() -> record(id, write(due, n)));
         nextWrite += writeEvery;
       }
     }
     pool.shutdown();
     if (!pool.awaitTermination(60, TimeUnit.SECONDS)) {
-      System.err.println("foreground: operations still running 60 s after the stop; not logged");
+      System.err.println("foreground: " + inFlight.size() + " operations still running 60 s after the stop");
     }
+    long now = System.nanoTime();
     synchronized (log) {
+      // cut off by the stop: their latency so far is a lower bound, and they count as failed
+      for (Long id : List.copyOf(inFlight.keySet())) {
+        InFlight o = inFlight.remove(id);
+        log.println(new Op(epochMs(o.dueNanos()), o.kind(), (now - o.dueNanos()) / 1e6, o.bytes(),
+            "failed:Unfinished").line());
+      }
       log.flush();
     }
   }
 
-  private void read(long due, int file, long offset) {
+  private Op read(long due, int file, long offset) {
     byte[] buf = new byte[READ_BYTES];
     String outcome;
     try {
@@ -191,10 +210,10 @@ public final class ForegroundClient {
     } catch (IOException | RuntimeException e) {
       outcome = failed(e);
     }
-    record(new Op(epochMs(due), Kind.READ, (System.nanoTime() - due) / 1e6, READ_BYTES, outcome));
+    return new Op(epochMs(due), Kind.READ, (System.nanoTime() - due) / 1e6, READ_BYTES, outcome);
   }
 
-  private void write(long due, long n) {
+  private Op write(long due, long n) {
     String outcome;
     try {
       write(new Path(dir, "write-" + n), WRITE_BYTES, seed * 1000 + 500 + n, new Random(seed ^ n));
@@ -202,7 +221,7 @@ public final class ForegroundClient {
     } catch (IOException | RuntimeException e) {
       outcome = failed(e);
     }
-    record(new Op(epochMs(due), Kind.WRITE, (System.nanoTime() - due) / 1e6, WRITE_BYTES, outcome));
+    return new Op(epochMs(due), Kind.WRITE, (System.nanoTime() - due) / 1e6, WRITE_BYTES, outcome);
   }
 
   private static String failed(Exception e) {
@@ -214,9 +233,11 @@ public final class ForegroundClient {
     return epochAtStart + (nanos - nanoAtStart) / 1_000_000L;
   }
 
-  private void record(Op op) {
+  private void record(long id, Op op) {
     synchronized (log) {
-      log.println(op.line());
+      if (inFlight.remove(id) != null) {
+        log.println(op.line());
+      }
     }
   }
 }

@@ -38,15 +38,15 @@ public final class ForegroundLoad {
    * operation (for the chart), and the recovery's marks (epoch ms).
    */
   public record Result(double offeredReadMBps, double offeredWriteMBps, Window before, Window during, Window after,
-                       List<Op> ops, long killMs, long dropMs, long recoveredMs) {
-    /** Operations that failed or read wrong bytes, in any window. */
+                       List<Op> ops, long killMs, long dropMs, long recoveredMs, int failed, int wrong) {
+    /** Operations that failed or read wrong bytes, from the before window on (the failure's detection included). */
     public int failedOrWrong() {
-      return before.failed() + before.wrong() + during.failed() + during.wrong() + after.failed() + after.wrong();
+      return failed + wrong;
     }
 
     /** Whether no operation read wrong bytes. */
     public boolean verified() {
-      return before.wrong() + during.wrong() + after.wrong() == 0;
+      return wrong == 0;
     }
   }
 
@@ -89,7 +89,8 @@ public final class ForegroundLoad {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/foreground/" + name);
     Process p = cluster.startJava("client", ForegroundClient.class.getName(), List.of(cluster.nameNodeUri(),
         dir.toString(), log.toString(), ready.toString(), stop.toString(), victim.ip(),
-        Double.toString(reads), Double.toString(writes), Long.toString(seed)), out);
+        Double.toString(reads), Double.toString(writes), Long.toString(seed),
+        Long.toString(ProcessHandle.current().pid())), out);
     Running running = new Running(p, dir, log, stop, out, reads / 1e6, writes / 1e6);
     long deadline = System.currentTimeMillis() + 180_000;
     while (!Files.exists(ready)) {
@@ -162,9 +163,11 @@ public final class ForegroundLoad {
       stopClient();
       List<Op> ops = ForegroundOps.read(log);
       long beforeStart = Math.max(readyMs + WARMUP_MS, killMs - settings.windowSeconds() * 1000L);
+      int[] failures = ForegroundOps.failures(ops, beforeStart);
       return new Result(readMBps, writeMBps, ForegroundOps.window(ops, beforeStart, killMs),
           ForegroundOps.window(ops, dropMs, Math.max(recoveredMs, dropMs + 1)),
-          ForegroundOps.window(ops, recoveredMs, afterEnd), ops, killMs, dropMs, recoveredMs);
+          ForegroundOps.window(ops, recoveredMs, afterEnd), ops, killMs, dropMs, recoveredMs, failures[0],
+          failures[1]);
     }
 
     private void stopClient() throws IOException, InterruptedException {

@@ -26,6 +26,15 @@ public final class ForegroundOps {
       return outcome.equals("ok");
     }
 
+    public boolean failed() {
+      return outcome.startsWith("failed");
+    }
+
+    /** When it ended (epoch ms). */
+    public long endMs() {
+      return dueMs + (long) latencyMs;
+    }
+
     String line() {
       return String.format(Locale.ROOT, "%d %s %.3f %d %s", dueMs, kind.name().toLowerCase(Locale.ROOT), latencyMs,
           bytes, outcome);
@@ -59,35 +68,50 @@ public final class ForegroundOps {
     return ops;
   }
 
-  /** The operations due in [fromMs, toMs). */
+  /**
+   * The window [fromMs, toMs): latency of the operations due in it (an open-loop client's
+   * operations fall due at the offered rate whatever the cluster does, so a slow one counts
+   * where it was due), throughput of those that completed in it, right (so a slowdown shows).
+   */
   public static Window window(List<Op> ops, long fromMs, long toMs) {
     if (toMs <= fromMs) {
       throw new IllegalArgumentException("an empty window: " + fromMs + " to " + toMs);
     }
     double seconds = (toMs - fromMs) / 1000.0;
-    List<Op> in = ops.stream().filter(o -> o.dueMs() >= fromMs && o.dueMs() < toMs).toList();
-    int failed = (int) in.stream().filter(o -> o.outcome().startsWith("failed")).count();
-    int wrong = (int) in.stream().filter(o -> o.outcome().equals("wrong")).count();
-    return new Window(seconds, latency(in, Kind.READ, seconds), latency(in, Kind.WRITE, seconds), failed, wrong);
+    List<Op> due = ops.stream().filter(o -> o.dueMs() >= fromMs && o.dueMs() < toMs).toList();
+    List<Op> done = ops.stream().filter(o -> o.ok() && o.endMs() >= fromMs && o.endMs() < toMs).toList();
+    int failed = (int) due.stream().filter(Op::failed).count();
+    int wrong = (int) due.stream().filter(o -> o.outcome().equals("wrong")).count();
+    return new Window(seconds, latency(due, done, Kind.READ, seconds), latency(due, done, Kind.WRITE, seconds), failed,
+        wrong);
   }
 
   /**
-   * Percentiles over every operation of the kind (a failed one counts with the time it took to
-   * fail), throughput over the completed ones.
+   * Percentiles over every operation of the kind due in the window (a failed one counts with the
+   * time it took to fail), throughput over those completed right in it.
    */
-  static Latency latency(List<Op> ops, Kind kind, double seconds) {
-    double[] ms = ops.stream().filter(o -> o.kind() == kind).mapToDouble(Op::latencyMs).sorted().toArray();
-    long bytes = ops.stream().filter(o -> o.kind() == kind && o.ok()).mapToLong(Op::bytes).sum();
+  static Latency latency(List<Op> due, List<Op> done, Kind kind, double seconds) {
+    double[] ms = due.stream().filter(o -> o.kind() == kind).mapToDouble(Op::latencyMs).sorted().toArray();
+    long bytes = done.stream().filter(o -> o.kind() == kind).mapToLong(Op::bytes).sum();
     return new Latency(ms.length, percentile(ms, 0.50), percentile(ms, 0.99), percentile(ms, 0.999),
         bytes / seconds / 1e6);
   }
 
+  /** Operations from {@code fromMs} on that failed, and that read wrong bytes: {failed, wrong}. */
+  public static int[] failures(List<Op> ops, long fromMs) {
+    int failed = 0;
+    int wrong = 0;
+    for (Op o : ops) {
+      if (o.dueMs() >= fromMs) {
+        failed += o.failed() ? 1 : 0;
+        wrong += o.outcome().equals("wrong") ? 1 : 0;
+      }
+    }
+    return new int[] {failed, wrong};
+  }
+
   /** The nearest-rank percentile of sorted values; NaN for none. */
   static double percentile(double[] sorted, double p) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int rank = (int) Math.ceil(p * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    return sorted.length == 0 ? Double.NaN : io.ecrepair.harness.DegradedReadProbe.percentile(sorted, p);
   }
 }

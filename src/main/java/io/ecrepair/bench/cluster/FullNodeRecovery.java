@@ -174,8 +174,9 @@ public final class FullNodeRecovery {
     Map<String, String> originals = replicasOn(victim, before, lost);
     progress.accept(scenario + ": flushing the written file to disk");
     cluster.settleWrites();
-    ForegroundLoad.Running load = foreground == null ? null : foreground.start(scenario, victim, seed);
+    ForegroundLoad.Running load = null;
     try {
+      load = foreground == null ? null : foreground.start(scenario, victim, seed);
       DataNodeJmx.Tasks tasksBefore = tasks(victim);
       List<Node> live = cluster.dataNodes().stream().filter(n -> !n.equals(victim)).toList();
       boolean measured = !scenario.matches(".*-warmup\\d+$"); // nobody reads a warm-up's figures
@@ -258,6 +259,8 @@ public final class FullNodeRecovery {
       NodeCounters all = cluster.counters().since(countersBefore);
       NodeCounters delta = all.withoutRackLegs();
       DataNodeJmx.Tasks done = tasks(victim).minus(tasksBefore);
+      // the window after the recovery runs before the verification, which reads every rebuilt replica
+      ForegroundLoad.Result seen = load == null ? null : load.finish();
       progress.accept(String.format("%s: all %d blocks rebuilt %.1f s after the NameNode dropped the replicas; "
           + "verifying them",
           scenario, lost.size(), (t2 - t1) / 1e9));
@@ -272,18 +275,21 @@ public final class FullNodeRecovery {
           RackLayout.of(policy, after, ip -> cluster.dataNodeAt(ip).rack()),
           cluster.racks() > 0 ? all.crossRackBytes() : -1, bound(scenario, policy, before, after, lost), groupsShort,
           load == null ? null : new Foreground((t2 - t1) / 1e9, groupsShort, rebuilt.stream().allMatch(
-              LostBlock::verified), idle, load.finish()));
+              LostBlock::verified), idle, seen));
     } finally {
-      if (load != null) {
-        load.close();
-      }
-      fs.delete(file.getParent(), true);
-      if (loss == Loss.CRASH) {
-        progress.accept(scenario + ": restarting " + victim.name() + " with an empty data directory");
-        cluster.startDataNode(victim.name(), true);
-      } else {
-        progress.accept(scenario + ": " + victim.name() + " rejoins");
-        cluster.isolateDataNode(victim.name(), false);
+      try {
+        if (load != null) {
+          load.close();
+        }
+      } finally {
+        fs.delete(file.getParent(), true);
+        if (loss == Loss.CRASH) {
+          progress.accept(scenario + ": restarting " + victim.name() + " with an empty data directory");
+          cluster.startDataNode(victim.name(), true);
+        } else {
+          progress.accept(scenario + ": " + victim.name() + " rejoins");
+          cluster.isolateDataNode(victim.name(), false);
+        }
       }
     }
   }

@@ -51,6 +51,7 @@ final class AdaptiveRepairBudget implements AutoCloseable {
   private double foregroundOut;
   private long appliedIn;
   private long appliedOut;
+  private boolean closed;
 
   private AdaptiveRepairBudget(RepairBudget budget, LongSupplier readBytes, LongSupplier writtenBytes,
                                long linkBytesPerSecond, int sharePercent, int floorPercent, String name) {
@@ -120,14 +121,16 @@ final class AdaptiveRepairBudget implements AutoCloseable {
   }
 
   private synchronized void tick() {
+    if (closed) {
+      return;
+    }
     try {
       long now = System.nanoTime();
       long read = readBytes.getAsLong();
       long written = writtenBytes.getAsLong();
       double seconds = Math.max(1e-3, (now - lastNanos) / 1e9);
-      // No link carries more than its rate; page-cache reads over loopback would seem to.
-      foregroundOut = estimate(foregroundOut, Math.min(linkBytesPerSecond, (read - lastRead) / seconds));
-      foregroundIn = estimate(foregroundIn, Math.min(linkBytesPerSecond, (written - lastWritten) / seconds));
+      foregroundOut = estimate(foregroundOut, rate(read - lastRead, seconds));
+      foregroundIn = estimate(foregroundIn, rate(written - lastWritten, seconds));
       lastRead = read;
       lastWritten = written;
       lastNanos = now;
@@ -159,6 +162,11 @@ final class AdaptiveRepairBudget implements AutoCloseable {
         Math.max(floor, rest)));
   }
 
+  /** Bytes per second of a counter's step; no link carries more than its rate (page-cache reads over loopback would seem to). */
+  private double rate(long bytes, double seconds) {
+    return Math.max(0, Math.min(linkBytesPerSecond, bytes / seconds));
+  }
+
   /** A foreground estimate that rises at once with its traffic and falls slowly after it. */
   static double estimate(double previous, double measured) {
     return Math.max(measured, previous * DECAY);
@@ -173,7 +181,8 @@ final class AdaptiveRepairBudget implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     timer.shutdownNow();
     budget.adapt(0, 0);
   }

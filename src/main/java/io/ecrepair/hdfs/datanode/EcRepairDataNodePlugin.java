@@ -77,7 +77,7 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
           dn.getConf().getLong(DataNodeKeys.PREPARE_INTERVAL_SECONDS_KEY, DataNodeKeys.PREPARE_INTERVAL_SECONDS_DEFAULT));
       metrics.hookInstalled(true);
       metrics.register();
-      adaptive = AdaptiveRepairBudget.start(dn, dn.getConf(), ctx.budget(), ctx.name());
+      adaptive = startAdaptive(dn, ctx);
       budgetBean = new RepairBudgetBean(ctx.name(), ctx.budget(), adaptive != null).register();
       datanode = dn;
       ACTIVE.put(dn, this);
@@ -94,6 +94,20 @@ public final class EcRepairDataNodePlugin implements ServicePlugin {
           + "io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin from dfs.datanode.plugins";
       LOG.error(msg, t);
       throw new IllegalStateException(msg, t);
+    }
+  }
+
+  /**
+   * The adaptive repair budget if configured; a setting it refuses leaves the budget as the
+   * operator's limits set it, and repair working, rather than the plugin off.
+   */
+  private static AdaptiveRepairBudget startAdaptive(DataNode dn, ReconstructionContext ctx) {
+    try {
+      return AdaptiveRepairBudget.start(dn, dn.getConf(), ctx.budget(), ctx.name());
+    } catch (RuntimeException e) {
+      LOG.error("ec-repair: the adaptive repair budget of {} is NOT on, repair runs within the configured limits "
+          + "only: {}", ctx.name(), e.getMessage());
+      return null;
     }
   }
 

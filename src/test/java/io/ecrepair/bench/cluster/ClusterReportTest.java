@@ -284,7 +284,7 @@ class ClusterReportTest {
     ops.add(new ForegroundOps.Op(kill + 20_000, ForegroundOps.Kind.WRITE, 300, 2_000_000, "failed:IOException"));
     ForegroundLoad.Result load = new ForegroundLoad.Result(2.5, 1.25,
         ForegroundOps.window(ops, kill - 15_000, kill), ForegroundOps.window(ops, kill + 16_000, kill + 28_000),
-        ForegroundOps.window(ops, kill + 28_000, kill + 43_000), ops, kill, kill + 16_000, kill + 28_000);
+        ForegroundOps.window(ops, kill + 28_000, kill + 43_000), ops, kill, kill + 16_000, kill + 28_000, 1, 0);
     return quiet.withForeground(new FullNodeRecovery.Foreground(12, new FullNodeRecovery.GroupsShort(22, 28), true,
         0.05, load));
   }

@@ -44,7 +44,8 @@ class ForegroundClientTest {
       Thread client = new Thread(() -> {
         try {
           ForegroundClient.main(new String[] {fs.getUri().toString(), dir, log.toString(), ready.toString(),
-              stop.toString(), avoided.getXferAddr(), "2000000", "1000000", "7"});
+              stop.toString(), avoided.getXferAddr(), "2000000", "1000000", "7",
+              Long.toString(ProcessHandle.current().pid())});
         } catch (Exception e) {
           throw new RuntimeException(e);
         }
@@ -82,6 +83,16 @@ class ForegroundClientTest {
         files++;
       }
       assertEquals(ForegroundClient.READ_FILES + writes, files, "the read set and one file per write");
+
+      // A client whose benchmark JVM is gone stops by itself, with no stop file.
+      Process gone = new ProcessBuilder("true").start();
+      gone.waitFor();
+      Path log2 = tmp.resolve("fg2.log");
+      ForegroundClient.main(new String[] {fs.getUri().toString(), dir + "2", log2.toString(),
+          tmp.resolve("fg2.ready").toString(), tmp.resolve("fg2.stop").toString(), avoided.getXferAddr(), "2000000",
+          "1000000", "8", Long.toString(gone.pid())});
+      assertTrue(Files.exists(tmp.resolve("fg2.ready")));
+      assertFalse(Files.exists(tmp.resolve("fg2.stop")));
     }
   }
 }

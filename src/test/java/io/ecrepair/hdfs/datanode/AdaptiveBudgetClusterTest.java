@@ -47,8 +47,8 @@ class AdaptiveBudgetClusterTest {
       }
       DatanodeInfo holder = fs.getClient().getLocatedBlocks("/hot", 0, data.length).get(0).getLocations()[0];
       ObjectName bean = bean(holder);
-      Jmx.eventually("an idle DataNode's repair runs unlimited", () -> now(bean, "Out") == 0 ? null
-          : "out now " + now(bean, "Out"));
+      Jmx.eventually("an idle DataNode's repair runs unlimited", () -> now(bean, "Out") == 0 && now(bean, "In") == 0
+          ? null : "out now " + now(bean, "Out") + ", in now " + now(bean, "In"));
       assertTrue((Boolean) ManagementFactory.getPlatformMBeanServer().getAttribute(bean, "Adaptive"));
 
       AtomicBoolean reading = new AtomicBoolean(true);
@@ -77,10 +77,11 @@ class AdaptiveBudgetClusterTest {
       double seconds = (System.nanoTime() - stopped) / 1e9;
       assertTrue(seconds < 10, "unlimited again " + seconds + " s after the reader stopped");
 
-      // A writer's bytes arriving: the inbound budget yields; an operator's lower limit still holds.
+      // A writer's bytes arriving: the inbound budget yields below the operator's limit; a limit of the
+      // operator's below the floor still holds.
       ManagementFactory.getPlatformMBeanServer().setAttribute(bean,
-          new javax.management.Attribute("RepairBandwidthIn", 100_000L));
-      assertEquals(100_000L, now(bean, "In"), "idle: the operator's limit alone");
+          new javax.management.Attribute("RepairBandwidthIn", 5_000_000L));
+      assertEquals(5_000_000L, now(bean, "In"), "idle: the operator's limit alone");
       AtomicBoolean writing = new AtomicBoolean(true);
       Thread writer = new Thread(() -> {
         int n = 0;
@@ -96,12 +97,11 @@ class AdaptiveBudgetClusterTest {
       });
       writer.start();
       try {
-        Jmx.eventually("while a writer sends, the operator's lower limit still holds",
-            () -> now(bean, "In") == 100_000L ? null : "in now " + now(bean, "In"));
-        ManagementFactory.getPlatformMBeanServer().setAttribute(bean,
-            new javax.management.Attribute("RepairBandwidthIn", 0L));
         Jmx.eventually("a DataNode receiving a writer's bytes keeps only the floor for inbound repair",
             () -> now(bean, "In") == FLOOR ? null : "in now " + now(bean, "In"));
+        ManagementFactory.getPlatformMBeanServer().setAttribute(bean,
+            new javax.management.Attribute("RepairBandwidthIn", 100_000L));
+        assertEquals(100_000L, now(bean, "In"), "the operator's limit below the floor holds");
       } finally {
         writing.set(false);
         writer.join();

@@ -88,10 +88,10 @@ class RepairBudgetTest {
     assertThrows(IllegalArgumentException.class, () -> b.adapt(-1, 0));
     long t0 = System.nanoTime();
     b.adapt(0, 1 << 20);
-    for (int i = 0; i < 4; i++) {
-      b.sending(256 << 10); // 1 MiB at the operator's 512 KiB/s, lower than the adaptive 1 MiB/s
+    for (int i = 0; i < 8; i++) {
+      b.sending(256 << 10); // 2 MiB at the operator's 512 KiB/s (about 3.5 s), not the adaptive 1 MiB/s (1.75 s)
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
-    assertTrue(seconds >= 1.4, "1 MiB at 512 KiB/s took " + seconds + " s");
+    assertTrue(seconds >= 2.5, "2 MiB at 512 KiB/s took " + seconds + " s");
   }
 }
