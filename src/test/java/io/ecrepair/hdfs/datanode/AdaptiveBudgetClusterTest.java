@@ -47,6 +47,8 @@ class AdaptiveBudgetClusterTest {
       }
       DatanodeInfo holder = fs.getClient().getLocatedBlocks("/hot", 0, data.length).get(0).getLocations()[0];
       ObjectName bean = bean(holder);
+      // the write just made raises the inbound estimate at the next tick: wait for it, then for its decay
+      Thread.sleep(3 * AdaptiveRepairBudget.PERIOD_MS);
       Jmx.eventually("an idle DataNode's repair runs unlimited", () -> now(bean, "Out") == 0 && now(bean, "In") == 0
           ? null : "out now " + now(bean, "Out") + ", in now " + now(bean, "In"));
       assertTrue((Boolean) ManagementFactory.getPlatformMBeanServer().getAttribute(bean, "Adaptive"));
