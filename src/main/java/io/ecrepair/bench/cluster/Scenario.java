@@ -51,10 +51,6 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
     Policy.parse(policy);
   }
 
-  public Scenario(String policy, boolean pluginRebuildsRs, boolean central, boolean costs, boolean hdfsPlacement) {
-    this(policy, pluginRebuildsRs, central, costs, hdfsPlacement, false);
-  }
-
   public static Scenario parse(String text) {
     String t = text.strip();
     boolean adaptive = t.endsWith(ADAPTIVE);
