@@ -8,14 +8,17 @@
 #
 #   cluster.sh up --state DIR [options]    build the network, write confs, start NN + DNs, wait live
 #                                          (--dist DIR: the build whose Hadoop and plugin they run, one per
-#                                          Hadoop line; default hadoop-ec-repair next to dev-support)
+#                                          Hadoop line; default hadoop-ec-repair next to dev-support;
+#                                          --priority-links: every shaped link sends packets marked
+#                                          Lower Effort, DSCP 1, after all others)
 #   cluster.sh down --state DIR            stop every JVM by pid, remove links/bridges/namespaces/data
 #   cluster.sh dn-stop --state DIR I       kill DataNode I (SIGKILL: a crashed node)
 #   cluster.sh dn-start --state DIR I [--wipe]   start DataNode I again (--wipe: empty data dir first)
 #   cluster.sh dn-restart-all --state DIR [--dn-conf KEY=VALUE]...   new DN settings, all DNs restarted
 #   cluster.sh wait-live --state DIR [N]   wait until the NameNode sees N (default all) live DataNodes
 #   cluster.sh counters --state DIR        "name rx_bytes tx_bytes" of every node's interface (and
-#                                          "rackR" lines: the router's leg into rack R)
+#                                          "rackR" lines: the router's leg into rack R); with
+#                                          --priority-links a fourth field, the bytes it sent Lower Effort
 #   cluster.sh exec --state DIR NODE CMD...   run CMD in NODE's namespace (nn, client, dn0, ...)
 #   cluster.sh reach --state DIR FROM TO on|off   make TO unreachable from FROM (degraded reads)
 #   cluster.sh isolate --state DIR I on|off   cut DataNode I off from every other node (its JVM keeps
@@ -227,7 +230,26 @@ wait_registered() {  # wait_registered I...: those DataNodes' current processes 
 shape() {  # shape NS|- IFACE MBIT: tbf on one end of a link ('-' = root namespace)
   local ns=$1 ifc=$2 rate=$3 pre=()
   [[ $ns != - ]] && pre=(ip netns exec "$ns")
-  "${pre[@]}" tc qdisc replace dev "$ifc" root tbf rate "${rate}mbit" burst 256kb latency 100ms
+  if [[ ${PRIORITY_LINKS:-0} != 1 ]]; then
+    "${pre[@]}" tc qdisc replace dev "$ifc" root tbf rate "${rate}mbit" burst 256kb latency 100ms
+    return
+  fi
+  # As a network with QoS: packets marked Lower Effort (DSCP 1, TOS byte 0x04) get 1% of the link
+  # (so they are never starved) and borrow the rest only when no other packet waits. Bursts as
+  # tbf's (256 KiB at wire speed), but Lower Effort's own share bursts only 16 KiB ahead of the
+  # rest. Each class holds what tbf alone would (100 ms at the rate, plus the burst). This
+  # kernel has htb, not prio.
+  local floor=$(( rate >= 200 ? rate / 100 : 1 )) bytes=$(( rate * 125000 / 10 + 262144 ))
+  "${pre[@]}" tc qdisc del dev "$ifc" root 2>/dev/null || true
+  "${pre[@]}" tc qdisc add dev "$ifc" root handle 1: htb default 10
+  "${pre[@]}" tc class add dev "$ifc" parent 1: classid 1:1 htb rate "${rate}mbit" burst 256kb cburst 256kb quantum 60000
+  "${pre[@]}" tc class add dev "$ifc" parent 1:1 classid 1:10 htb rate "$((rate - floor))mbit" ceil "${rate}mbit" \
+    burst 256kb cburst 256kb prio 0 quantum 60000
+  "${pre[@]}" tc class add dev "$ifc" parent 1:1 classid 1:20 htb rate "${floor}mbit" ceil "${rate}mbit" \
+    burst 16kb cburst 256kb prio 1 quantum 60000
+  "${pre[@]}" tc qdisc add dev "$ifc" parent 1:10 handle 11: bfifo limit "$bytes"
+  "${pre[@]}" tc qdisc add dev "$ifc" parent 1:20 handle 12: bfifo limit "$bytes"
+  "${pre[@]}" tc filter add dev "$ifc" parent 1: protocol ip prio 1 u32 match ip dsfield 0x04 0xfc flowid 1:20
 }
 
 hold_port() {  # hold_port NS|- IFACE MBIT|0 PORT: htb at MBIT, TCP from or to PORT held at 8 bit/s
@@ -292,7 +314,7 @@ free_subnet() {  # second octet of a 10.X.0.0/16 that no route of this machine u
 
 cmd_up() {
   DATANODES=17 RACKS=0 RATE=100 RACK_RATE=50 CLIENT_RATE= BLOCK_SIZE=$((16 << 20)) JVM_HEAP=512m
-  SLOW= SLOW_RATE=25 DISK_MIB=0
+  SLOW= SLOW_RATE=25 DISK_MIB=0 PRIORITY_LINKS=0
   DN_CONF=()
   while [[ $# -gt 0 ]]; do
     case $1 in
@@ -306,6 +328,7 @@ cmd_up() {
       --block-size) BLOCK_SIZE=$2; shift 2 ;;
       --heap) JVM_HEAP=$2; shift 2 ;;
       --disk) DISK_MIB=$2; shift 2 ;;
+      --priority-links) PRIORITY_LINKS=1; shift ;;
       --dist) use_dist "$(realpath -m "$2")"; shift 2 ;;
       --dn-conf) DN_CONF+=("$2"); shift 2 ;;
       *) die "unknown option $1" ;;
@@ -331,7 +354,7 @@ cmd_up() {
   {
     echo "ID=$id"; echo "SUBNET=10.$x"; echo "NN_IP=$NN_IP"; echo "DATANODES=$DATANODES"; echo "RACKS=$RACKS"
     echo "RATE=$RATE"; echo "RACK_RATE=$RACK_RATE"; echo "CLIENT_RATE=$CLIENT_RATE"; echo "BLOCK_SIZE=$BLOCK_SIZE"
-    echo "SLOW=$SLOW"; echo "SLOW_RATE=$SLOW_RATE"; echo "DISK_MIB=$DISK_MIB"
+    echo "SLOW=$SLOW"; echo "SLOW_RATE=$SLOW_RATE"; echo "DISK_MIB=$DISK_MIB"; echo "PRIORITY_LINKS=$PRIORITY_LINKS"
     echo "JVM_HEAP=$JVM_HEAP"; printf 'DIST=%q\n' "$DIST"; printf 'DN_CONF=(%s)\n' "$(printf '%q ' "${DN_CONF[@]}")"
   } > "$STATE/env"
   : > "$STATE/nodes"
@@ -380,7 +403,7 @@ cmd_up() {
   fi
   for n in nn client $(seq -f 'dn%g' 0 $((DATANODES - 1))); do write_conf "$n" "$(node_field "$n" 3)"; done
   [[ -n $SLOW ]] && say "slow DataNodes: dn${SLOW//,/, dn} at ${SLOW_RATE} Mbit/s up and down"
-  say "network: $DATANODES DataNodes at ${RATE} Mbit/s up and down (tbf), client ${CLIENT_RATE} Mbit/s, racks $RACKS$([[ $RACKS -gt 0 ]] && echo " behind a ${RACK_RATE} Mbit/s gateway"), subnet 10.$x.0.0/16"
+  say "network: $DATANODES DataNodes at ${RATE} Mbit/s up and down ($([[ $PRIORITY_LINKS == 1 ]] && echo "htb, Lower Effort packets last" || echo tbf)), client ${CLIENT_RATE} Mbit/s, racks $RACKS$([[ $RACKS -gt 0 ]] && echo " behind a ${RACK_RATE} Mbit/s gateway"), subnet 10.$x.0.0/16"
   local pending=300 kv
   for kv in "${DN_CONF[@]}"; do [[ ${kv%%=*} == dfs.namenode.reconstruction.pending.timeout-sec ]] && pending=${kv#*=}; done
   say "NameNode timing: heartbeat 1 s, recheck 500 ms (dead after 11 s), redundancy monitor every 1 s, max-streams 64, work multiplier 32, pending timeout $pending s"
@@ -540,10 +563,14 @@ cmd_dn_restart_all() {
 }
 
 cmd_counters() {
-  local name ns r
+  local name ns r le
   while read -r name ns _; do
-    printf '%s %s %s\n' "$name" "$(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/rx_bytes)" \
-      "$(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/tx_bytes)"
+    # With --priority-links, a fourth field: what the node sent marked Lower Effort (its uplink's class 1:20).
+    le=
+    [[ ${PRIORITY_LINKS:-0} == 1 ]] && le=$(ip netns exec "$ns" tc -s class show dev eth0 classid 1:20 2>/dev/null \
+      | awk '/Sent/ {print " " $2; exit}')
+    printf '%s %s %s%s\n' "$name" "$(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/rx_bytes)" \
+      "$(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/tx_bytes)" "$le"
   done < "$STATE/nodes"
   # The router's leg into each rack: rx = what left the rack (its uplink), tx = what entered it;
   # every byte that crosses racks leaves one rack through its uplink once.

@@ -48,6 +48,12 @@ final class ClusterBenchCommand implements Callable<Integer> {
   @Option(names = "--client-rate", description = "The degraded-read client's link, Mbit/s (default: --rate).")
   Integer clientRate;
 
+  @Option(names = "--priority-links", description = "Links that send repair traffic last, as a network with QoS "
+      + "does: every shaped link sends packets marked Lower Effort (DSCP 1) only when no other packet waits, and "
+      + "the DataNodes mark their repair traffic so (" + DataNodeKeys.REPAIR_DSCP_KEY + "=1 unless "
+      + "--datanode-conf says otherwise). Default: one queue in arrival order.")
+  boolean priorityLinks;
+
   @Option(names = "--racks", defaultValue = "0", description = "Racks behind a router (0 = one flat network; "
       + "default ${DEFAULT-VALUE}). With racks the default scenarios are " + Scenario.RACK_DEFAULTS + ".")
   int racks;
@@ -149,7 +155,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
     long start = System.nanoTime();
     ClusterOptions cluster = new ClusterOptions(dataNodes, racks, rate, rackRate, clientRate == null ? rate : clientRate,
         parseSize(blockSize), heap, dataNodeSettings(), ClusterOptions.spread(slowNodes, dataNodes), slowRate)
-        .withDist(LineDistribution.of(hadoopLine));
+        .withDist(LineDistribution.of(hadoopLine)).withPriorityLinks(priorityLinks);
     String scenarioList = scenarios != null ? String.join(",", scenarios)
         : slowNodes > 0 ? Scenario.SLOW_DEFAULTS : racks > 0 ? Scenario.RACK_DEFAULTS : Scenario.DEFAULTS;
     ClusterBenchmark.Settings settings = new ClusterBenchmark.Settings(cluster, Scenario.parseList(scenarioList), groups, warmupGroups == null ? groups : warmupGroups,
@@ -192,6 +198,10 @@ final class ClusterBenchCommand implements Callable<Integer> {
                 + "operator's costs of the slow nodes in %s; client: costs measured as it reads)%n",
             String.join(", ", cluster.slowNodes().stream().map(i -> "dn" + i).toList()), cluster.slowRateMbit(),
             io.ecrepair.hdfs.CostKeys.COSTS_KEY);
+      }
+      if (cluster.priorityLinks()) {
+        out.printf(Locale.ROOT, "priority links: every link sends packets marked Lower Effort (DSCP 1: the "
+            + "plugin's repair traffic) only when no other packet waits; stock HDFS's reconstruction is not marked%n");
       }
       if (cluster.racks() > 0) {
         int perRack = (cluster.dataNodes() + cluster.racks() - 1) / cluster.racks();
@@ -280,10 +290,16 @@ final class ClusterBenchCommand implements Callable<Integer> {
     return verified ? 0 : EcRepairCli.FAILED;
   }
 
-  /** The --datanode-conf settings, with the link rate the adaptive repair budget shares out. */
+  /**
+   * The --datanode-conf settings, with the link rate the adaptive repair budget shares out and,
+   * on priority links, repair traffic marked Lower Effort.
+   */
   private Map<String, String> dataNodeSettings() {
     Map<String, String> conf = new java.util.LinkedHashMap<>(dataNodeConf);
     conf.putIfAbsent(DataNodeKeys.REPAIR_LINK_MBIT_KEY, Integer.toString(rate));
+    if (priorityLinks) {
+      conf.putIfAbsent(DataNodeKeys.REPAIR_DSCP_KEY, "1");
+    }
     return conf;
   }
 

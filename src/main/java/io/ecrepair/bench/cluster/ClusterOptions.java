@@ -23,10 +23,21 @@ import java.util.stream.Stream;
  *                     fault can fill
  * @param dist         the distribution whose Hadoop and plugin the JVMs run (one per Hadoop
  *                     line); null = the script's default, the 3.3 build next to it
+ * @param priorityLinks every shaped link sends packets marked Lower Effort (DSCP 1, what the
+ *                     DataNodes mark repair traffic with) only when no other packet waits, as a
+ *                     network with QoS does; false = one queue in arrival order
  */
 public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit,
                              long blockSize, String heap, Map<String, String> dataNodeConf, List<Integer> slowNodes,
-                             int slowRateMbit, int diskMiB, Path dist) {
+                             int slowRateMbit, int diskMiB, Path dist, boolean priorityLinks) {
+  /** The cluster with one queue per link. */
+  public ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit,
+                        long blockSize, String heap, Map<String, String> dataNodeConf, List<Integer> slowNodes,
+                        int slowRateMbit, int diskMiB, Path dist) {
+    this(dataNodes, racks, rateMbit, rackRateMbit, clientRateMbit, blockSize, heap, dataNodeConf, slowNodes,
+        slowRateMbit, diskMiB, dist, false);
+  }
+
   /** The cluster on the script's default distribution. */
   public ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRateMbit, int clientRateMbit, long blockSize,
                         String heap, Map<String, String> dataNodeConf, List<Integer> slowNodes, int slowRateMbit,
@@ -74,7 +85,13 @@ public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRat
   /** The same cluster running the distribution in {@code dir}. */
   public ClusterOptions withDist(Path dir) {
     return new ClusterOptions(dataNodes, racks, rateMbit, rackRateMbit, clientRateMbit, blockSize, heap, dataNodeConf,
-        slowNodes, slowRateMbit, diskMiB, dir);
+        slowNodes, slowRateMbit, diskMiB, dir, priorityLinks);
+  }
+
+  /** The same cluster with links that send Lower Effort packets last ({@code on}) or in arrival order. */
+  public ClusterOptions withPriorityLinks(boolean on) {
+    return new ClusterOptions(dataNodes, racks, rateMbit, rackRateMbit, clientRateMbit, blockSize, heap, dataNodeConf,
+        slowNodes, slowRateMbit, diskMiB, dist, on);
   }
 
   /** The Hadoop version of {@link #dist()}, from its HDFS jar's name; null when unknown. */
@@ -119,6 +136,9 @@ public record ClusterOptions(int dataNodes, int racks, int rateMbit, int rackRat
     }
     if (dist != null) {
       a.addAll(List.of("--dist", dist.toAbsolutePath().toString()));
+    }
+    if (priorityLinks) {
+      a.add("--priority-links");
     }
     a.addAll(confArguments(dataNodeConf));
     return a;

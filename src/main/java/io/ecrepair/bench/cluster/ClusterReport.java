@@ -118,11 +118,12 @@ public final class ClusterReport {
           f2(l.during().reads().p99Ms() / l.before().reads().p99Ms()) + "x", three(l, w -> w.reads().p999Ms()),
           threeMb(l, w -> w.reads().mbPerSec()), three(l, w -> w.writes().p99Ms()),
           threeMb(l, w -> w.writes().mbPerSec()), Integer.toString(l.failedOrWrong()),
-          f1(f.groupsShort().meanSeconds()) + " / " + f1(f.groupsShort().maxSeconds()), idle(f.cpuIdleShare())));
+          f1(f.groupsShort().meanSeconds()) + " / " + f1(f.groupsShort().maxSeconds()), idle(f.cpuIdleShare()),
+          share(NodeCounters.lowerEffortShare(r.bytes()))));
     }
     return new Rows(List.of("scenario", "repair s quiet / load", "x quiet", "read p50 ms before/during/after",
         "read p99 ms", "p99 during x before", "read p99.9 ms", "read MB/s", "write p99 ms", "write MB/s",
-        "failed ops", "short s mean / max", "CPU idle"), rows);
+        "failed ops", "short s mean / max", "CPU idle", "sent LE"), rows);
   }
 
   private static String three(ForegroundLoad.Result l,
@@ -243,6 +244,11 @@ public final class ClusterReport {
   }
 
   /** The host's idle CPU share, marked where the measurement was CPU-bound. */
+  /** A share as a whole percentage; "-" when unknown. */
+  static String share(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f%%", v * 100);
+  }
+
   static String idle(double share) {
     if (Double.isNaN(share)) {
       return "-";
@@ -359,6 +365,7 @@ public final class ClusterReport {
             r.bound().bestBalance()));
       }
       m.put("groupSecondsShortOfRedundancy", shortJson(r.groupsShort()));
+      m.put("lowerEffortShare", finite(NodeCounters.lowerEffortShare(r.bytes())));
       if (r.foreground() != null) {
         m.put("foreground", foregroundJson(r));
       }
@@ -449,6 +456,7 @@ public final class ClusterReport {
     cluster.put("rateMbit", c.rateMbit());
     cluster.put("rackRateMbit", c.rackRateMbit());
     cluster.put("clientRateMbit", c.clientRateMbit());
+    cluster.put("priorityLinks", c.priorityLinks());
     cluster.put("slowNodes", c.slowNodes().stream().map(i -> "dn" + i).toList());
     cluster.put("slowRateMbit", c.slowNodes().isEmpty() ? null : c.slowRateMbit());
     cluster.put("blockBytes", c.blockSize());

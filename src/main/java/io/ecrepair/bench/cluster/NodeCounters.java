@@ -6,11 +6,19 @@ import java.util.Map;
 
 /**
  * Bytes received and sent by every node's interface ({@code /sys/class/net/eth0/statistics}
- * inside its namespace), as {@code cluster.sh counters} prints them: one "name rx tx" a line.
+ * inside its namespace), as {@code cluster.sh counters} prints them: one "name rx tx" a line,
+ * with a fourth field on priority links: the bytes the node sent marked Lower Effort.
  */
 public final class NodeCounters {
-  /** One node's counters (or the difference of two readings). */
-  public record Bytes(long rx, long tx) {}
+  /**
+   * One node's counters (or the difference of two readings); {@code lowerEffortTx} is -1 where
+   * the links do not tell Lower Effort traffic apart.
+   */
+  public record Bytes(long rx, long tx, long lowerEffortTx) {
+    public Bytes(long rx, long tx) {
+      this(rx, tx, -1);
+    }
+  }
 
   private final Map<String, Bytes> nodes;
 
@@ -26,13 +34,13 @@ public final class NodeCounters {
         continue;
       }
       String[] f = t.split("\\s+");
-      if (f.length != 3) {
-        throw new IllegalArgumentException("not a counters line (name rx tx): '" + t + "'");
+      if (f.length != 3 && f.length != 4) {
+        throw new IllegalArgumentException("not a counters line (name rx tx [lower-effort-tx]): '" + t + "'");
       }
       try {
-        m.put(f[0], new Bytes(Long.parseLong(f[1]), Long.parseLong(f[2])));
+        m.put(f[0], new Bytes(Long.parseLong(f[1]), Long.parseLong(f[2]), f.length == 4 ? Long.parseLong(f[3]) : -1));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("not a counters line (name rx tx): '" + t + "'", e);
+        throw new IllegalArgumentException("not a counters line (name rx tx [lower-effort-tx]): '" + t + "'", e);
       }
     }
     return new NodeCounters(m);
@@ -44,7 +52,8 @@ public final class NodeCounters {
     nodes.forEach((name, now) -> {
       Bytes then = before.nodes.get(name);
       if (then != null) {
-        m.put(name, new Bytes(now.rx() - then.rx(), now.tx() - then.tx()));
+        m.put(name, new Bytes(now.rx() - then.rx(), now.tx() - then.tx(),
+            now.lowerEffortTx() < 0 || then.lowerEffortTx() < 0 ? -1 : now.lowerEffortTx() - then.lowerEffortTx()));
       }
     });
     return new NodeCounters(m);
@@ -79,6 +88,25 @@ public final class NodeCounters {
 
   private static boolean isRackLeg(String name) {
     return name.matches("rack[0-9]+");
+  }
+
+  /**
+   * The share of what the DataNodes sent that left marked Lower Effort; NaN where the links do
+   * not tell it apart (or nothing was sent).
+   */
+  public static double lowerEffortShare(Map<String, Bytes> nodes) {
+    long tx = 0;
+    long lowerEffort = 0;
+    for (Map.Entry<String, Bytes> e : nodes.entrySet()) {
+      if (e.getKey().startsWith("dn")) {
+        if (e.getValue().lowerEffortTx() < 0) {
+          return Double.NaN;
+        }
+        tx += e.getValue().tx();
+        lowerEffort += e.getValue().lowerEffortTx();
+      }
+    }
+    return tx == 0 ? Double.NaN : (double) lowerEffort / tx;
   }
 
   /** Sum over the DataNodes (names dn0, dn1, ...). */

@@ -135,6 +135,7 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
               + ": " + e, e);
         }
         st.socket = c.socket();
+        budget.mark(c.socket());
         if (closed) {
           c.close();
           throw new IOException(name + ": the streams were closed");

@@ -75,9 +75,12 @@ final class PlanParticipant {
     long expected = Math.min(MAX_EXPECTED, (long) req.part().valuesIn() * req.subchunkBytes() * req.rows());
     Map<Integer, String> senderIds = new TreeMap<>();
     req.part().inbound().forEach(g -> senderIds.put(g.peer(), req.peers().get(g.peer()).datanodeId()));
+    // A client's degraded read is foreground: never metered or marked as repair.
+    io.ecrepair.hdfs.transfer.RepairBudget budget = req.forClient() ? io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED
+        : ctx.budget();
+    budget.mark(control.socket());
     PlanSession session = new PlanSession(name, req.part(), req.block(), senderIds, geometry.pieceBytes(),
-        ctx.stallMillis(), inbound, expected, ctx.frames(),
-        req.forClient() ? io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED : ctx.budget());
+        ctx.stallMillis(), inbound, expected, ctx.frames(), budget);
     PlanSessions sessions = ctx.sessions();
     try {
       sessions.register(req.sessionHi(), req.sessionLo(), session);
@@ -133,8 +136,7 @@ final class PlanParticipant {
       Token<BlockTokenIdentifier> own = dn.getBlockAccessToken(req.block(),
           EnumSet.of(BlockTokenIdentifier.AccessMode.READ), StorageType.EMPTY_ARRAY, new String[0]);
       senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), geometry.pieceBytes(),
-          controlPeer, out, ctx.stallMillis(), threads, ctx.frames(),
-          req.forClient() ? io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED : ctx.budget());
+          controlPeer, out, ctx.stallMillis(), threads, ctx.frames(), budget);
       opened.set(senders);
       // Each hop must answer within a stall: an agent answers in milliseconds, whatever a requester named does not.
       senders.open(receivers, AgentChannels.dialer(dn, req.block(), own),

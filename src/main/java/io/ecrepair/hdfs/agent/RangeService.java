@@ -57,6 +57,7 @@ final class RangeService {
       gate.startWork(r, Admission.Slot.REQUEST, RangeRequest.ERROR);
       AgentProof.prove(r.out(), ctx.datanode(), header.challenge(), req.block(), AgentProof.Purpose.SERVE);
       DataOutputStream out = r.streamingOut();
+      ctx.budget().mark(r.socket);
       // A requester that reads slowly holds a replica open: at the limit its connection is closed.
       ScheduledFuture<?> alarm = alarms.schedule(() -> IOUtils.closeSocket(r.socket), ctx.limits().partMillis(),
           TimeUnit.MILLISECONDS);

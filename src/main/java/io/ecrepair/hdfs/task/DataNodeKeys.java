@@ -53,6 +53,13 @@ public final class DataNodeKeys {
   /** The same for repair traffic it sends; unset: dfs.datanode.ec.reconstruct.write.bandwidthPerSec. */
   public static final String REPAIR_BANDWIDTH_OUT_KEY = "ecrepair.datanode.repair.bandwidth.out";
   /**
+   * The DSCP (0-63) every packet of repair traffic leaves with, so a network with QoS can send it
+   * after the clients' (0: unmarked, the default; 1 is RFC 8622's Lower Effort, which a network
+   * that does not know it forwards as best effort). Clients' degraded reads are never marked.
+   */
+  public static final String REPAIR_DSCP_KEY = "ecrepair.datanode.repair.dscp";
+  public static final int REPAIR_DSCP_DEFAULT = 0;
+  /**
    * Whether the repair budget adapts to the DataNode's foreground traffic (what its data transfer
    * serves readers and receives from writers): repair gets what the foreground leaves of
    * {@value #REPAIR_LINK_SHARE_PERCENT_KEY} of the link, never less than the floor, all of it

@@ -113,7 +113,8 @@ public final class ReconstructionContext implements AgentContext {
         bandwidth(conf, DataNodeKeys.REPAIR_BANDWIDTH_IN_KEY,
             DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_READ_BANDWIDTHPERSEC_KEY),
         bandwidth(conf, DataNodeKeys.REPAIR_BANDWIDTH_OUT_KEY,
-            DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_WRITE_BANDWIDTHPERSEC_KEY));
+            DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_WRITE_BANDWIDTHPERSEC_KEY),
+        dscp(conf));
     this.parallel = conf.getBoolean(DataNodeKeys.PARALLEL_KEY, DataNodeKeys.PARALLEL_DEFAULT);
     this.centralShare = conf.getBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, DataNodeKeys.CENTRAL_SHARE_DEFAULT);
     int pieceKb = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT);
@@ -254,6 +255,14 @@ public final class ReconstructionContext implements AgentContext {
   @Override
   public io.ecrepair.hdfs.transfer.RepairBudget budget() {
     return budget;
+  }
+
+  private static int dscp(Configuration conf) {
+    int v = conf.getInt(DataNodeKeys.REPAIR_DSCP_KEY, DataNodeKeys.REPAIR_DSCP_DEFAULT);
+    if (v < 0 || v > 63) {
+      throw new IllegalArgumentException(DataNodeKeys.REPAIR_DSCP_KEY + " must be a DSCP, 0 (unmarked) to 63, not " + v);
+    }
+    return v;
   }
 
   /** Bytes per second from our key, else HDFS's; 0 (unlimited) when neither is set. */

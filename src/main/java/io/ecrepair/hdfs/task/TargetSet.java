@@ -60,7 +60,7 @@ final class TargetSet {
     if (ok[i] && len > 0) {
       try {
         if (!writers[i].isOpen()) {
-          writers[i].open(checksum.get());
+          writers[i].open(checksum.get(), budget);
         }
         budget.sending(len);
         writers[i].write(cell.slice(0, len));

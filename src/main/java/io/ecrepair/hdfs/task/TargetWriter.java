@@ -78,8 +78,11 @@ final class TargetWriter implements Closeable {
     return offset;
   }
 
-  /** Connects and asks the target to create the replica, with the checksum the helpers' blocks use. */
-  void open(DataChecksum cs) throws IOException {
+  /**
+   * Connects and asks the target to create the replica, with the checksum the helpers' blocks
+   * use; the connection is marked as {@code budget}'s repair traffic.
+   */
+  void open(DataChecksum cs, io.ecrepair.hdfs.transfer.RepairBudget budget) throws IOException {
     this.checksum = cs;
     int chunk = cs.getBytesPerChecksum() + cs.getChecksumSize();
     chunksPerPacket = Math.max((WRITE_PACKET_SIZE - PacketHeader.PKT_MAX_HEADER_LEN) / chunk, 1);
@@ -90,6 +93,7 @@ final class TargetWriter implements Closeable {
       InetSocketAddress addr = NetUtils.createSocketAddr(target.getXferAddr(
           datanode.getDnConf().getConnectToDnViaHostname()));
       s = datanode.newSocket();
+      budget.mark(s);
       NetUtils.connect(s, addr, datanode.getDnConf().getSocketTimeout());
       s.setTcpNoDelay(datanode.getDnConf().getDataTransferServerTcpNoDelay());
       s.setSoTimeout(datanode.getDnConf().getSocketTimeout());

@@ -1,6 +1,8 @@
 package io.ecrepair.hdfs.transfer;
 
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One DataNode's budget for repair traffic: every repair route of ours (central reads, agent range
@@ -13,16 +15,53 @@ import org.apache.hadoop.hdfs.util.DataTransferThrottler;
  * the new rate, for the threads already waiting too. A limit of 0 means unlimited, as HDFS's own
  * bandwidth settings do. Beside the operator's limits, an adaptive controller may set limits of
  * its own ({@link #adapt}); the lower of the two holds.
+ *
+ * <p>Repair sockets are also marked with the budget's DSCP, if it has one ({@link #mark}), so a
+ * network that honours it sends repair traffic after the clients' at packet granularity, which
+ * no rate limit of ours can.
  */
 public final class RepairBudget {
+  private static final Logger LOG = LoggerFactory.getLogger(RepairBudget.class);
   /** A budget without limits (for callers outside a DataNode: the CLI, tests). */
   public static final RepairBudget UNLIMITED = new RepairBudget(0, 0);
 
   private final Direction in = new Direction();
   private final Direction out = new Direction();
+  /** The IP traffic class byte repair sockets get (the DSCP shifted past the ECN bits); 0: left alone. */
+  private final int trafficClass;
 
+  /** A budget whose traffic leaves unmarked. */
   public RepairBudget(long inBytesPerSecond, long outBytesPerSecond) {
+    this(inBytesPerSecond, outBytesPerSecond, 0);
+  }
+
+  /** A budget whose sockets are marked with {@code dscp} (0-63; 0: unmarked). */
+  public RepairBudget(long inBytesPerSecond, long outBytesPerSecond, int dscp) {
+    if (dscp < 0 || dscp > 63) {
+      throw new IllegalArgumentException("a DSCP is 0 to 63, not " + dscp);
+    }
     set(inBytesPerSecond, outBytesPerSecond);
+    this.trafficClass = dscp << 2;
+  }
+
+  /** The DSCP repair sockets are marked with (0: unmarked). */
+  public int dscp() {
+    return trafficClass >> 2;
+  }
+
+  /**
+   * Marks {@code s} as repair traffic: what it sends from here carries the budget's DSCP. A
+   * socket the system will not mark stays as it is (marking only orders packets, it guards nothing).
+   */
+  public void mark(java.net.Socket s) {
+    if (trafficClass == 0) {
+      return;
+    }
+    try {
+      s.setTrafficClass(trafficClass);
+    } catch (java.io.IOException e) {
+      LOG.debug("ec-repair: cannot mark a repair socket with DSCP {}: {}", dscp(), e.toString());
+    }
   }
 
   /** The highest limit (1 TiB/s): Hadoop's throttler computes with the rate times its period in milliseconds. */

@@ -302,7 +302,9 @@ class ClusterReportTest {
     assertEquals("1", cell(rows, 0, "failed ops"));
     assertEquals("22.0 / 28.0", cell(rows, 0, "short s mean / max"));
     assertEquals("5% SATURATED", cell(rows, 0, "CPU idle"), "a run bound by the host's CPU says so");
+    assertEquals("-", cell(rows, 0, "sent LE"), "links that do not tell Lower Effort apart");
     JsonNode json = new ObjectMapper().valueToTree(report.json(List.of()));
+    assertTrue(json.path("results").get(1).path("lowerEffortShare").isNull());
     assertFalse(json.path("results").get(0).has("foreground"));
     JsonNode f = json.path("results").get(1).path("foreground");
     assertEquals(20.0, f.path("before").path("readP99Ms").asDouble());

@@ -19,9 +19,23 @@ class NodeCountersTest {
   }
 
   @Test
+  void lowerEffortBytesOnPriorityLinks() {
+    NodeCounters a = NodeCounters.parse("client 0 0 0\ndn0 100 200 50\ndn1 1000 50 0\nrack1 5 5\n");
+    NodeCounters b = NodeCounters.parse("client 9 900 0\ndn0 150 1200 800\ndn1 4000 1050 250\nrack1 9 9\n");
+    NodeCounters d = b.since(a);
+    assertEquals(new NodeCounters.Bytes(50, 1000, 750), d.get("dn0"));
+    assertEquals(-1, d.get("rack1").lowerEffortTx(), "a leg that does not tell it apart");
+    // 750 + 250 of the 2000 bytes the DataNodes sent; the client's are not a DataNode's
+    assertEquals(0.5, NodeCounters.lowerEffortShare(d.nodes()), 1e-9);
+    assertEquals(Double.NaN, NodeCounters.lowerEffortShare(NodeCounters.parse("dn0 1 2\n").nodes()));
+    assertEquals(Double.NaN, NodeCounters.lowerEffortShare(NodeCounters.parse("dn0 1 2 1\ndn1 1 2\n").nodes()));
+  }
+
+  @Test
   void rejectsMalformedLines() {
     assertThrows(IllegalArgumentException.class, () -> NodeCounters.parse("dn0 12"));
     assertThrows(IllegalArgumentException.class, () -> NodeCounters.parse("dn0 12 x"));
+    assertThrows(IllegalArgumentException.class, () -> NodeCounters.parse("dn0 1 2 3 4"));
     assertThrows(IllegalArgumentException.class, () -> NodeCounters.parse("dn0 1 2").get("dn1"));
   }
 }
