@@ -230,12 +230,12 @@ wait_registered() {  # wait_registered I...: those DataNodes' current processes 
 shape() {  # shape NS|- IFACE MBIT: tbf on one end of a link ('-' = root namespace)
   local ns=$1 ifc=$2 rate=$3 pre=()
   [[ $ns != - ]] && pre=(ip netns exec "$ns")
-  if [[ ${PRIORITY_LINKS:-0} != 1 ]]; then
+  if [[ ${PRIORITY_LINKS:-0} != 1 || $rate -lt 2 ]]; then  # under 2 Mbit/s no room for two classes
     "${pre[@]}" tc qdisc replace dev "$ifc" root tbf rate "${rate}mbit" burst 256kb latency 100ms
     return
   fi
-  # As a network with QoS: packets marked Lower Effort (DSCP 1, TOS byte 0x04) get 1% of the link
-  # (so they are never starved) and borrow the rest only when no other packet waits. Bursts as
+  # As a network with QoS: packets marked Lower Effort (DSCP 1, TOS byte 0x04) get 1% of the link,
+  # at least 1 Mbit/s (so they are never starved), and borrow the rest only when no other packet waits. Bursts as
   # tbf's (256 KiB at wire speed), but Lower Effort's own share bursts only 16 KiB ahead of the
   # rest. Each class holds what tbf alone would (100 ms at the rate, plus the burst). This
   # kernel has htb, not prio.
@@ -256,7 +256,9 @@ hold_port() {  # hold_port NS|- IFACE MBIT|0 PORT: htb at MBIT, TCP from or to P
   local ns=$1 ifc=$2 rate=$3 port=$4 pre=()
   [[ $ns != - ]] && pre=(ip netns exec "$ns")
   [[ $rate == 0 ]] && rate=100000
-  "${pre[@]}" tc qdisc replace dev "$ifc" root handle 1: htb default 1
+  # del + add, not replace: on priority links the root is already an htb 1:, which htb cannot change.
+  "${pre[@]}" tc qdisc del dev "$ifc" root 2>/dev/null || true
+  "${pre[@]}" tc qdisc add dev "$ifc" root handle 1: htb default 1
   "${pre[@]}" tc class add dev "$ifc" parent 1: classid 1:1 htb rate "${rate}mbit" burst 256kb 2>/dev/null
   "${pre[@]}" tc class add dev "$ifc" parent 1: classid 1:9 htb rate 8bit ceil 8bit 2>/dev/null
   local dir

@@ -254,7 +254,9 @@ final class ClusterBenchCommand implements Callable<Integer> {
             + "x quiet = repair s under load / repair s of the same recovery without load (the table above); "
             + "short s = the time a group spent short of its redundancy, from the failure until it was whole, mean "
             + "/ longest; CPU idle = the host's idle share during the repair under load, SATURATED under 10%: then "
-            + "this host's CPU, shared by every JVM of the cluster and the client, decided the clients' latency):");
+            + "this host's CPU, shared by every JVM of the cluster and the client, decided the clients' latency; "
+            + "sent LE = the share of what the DataNodes sent during the recovery without load that left marked "
+            + "Lower Effort, with --priority-links):");
         print(out, r.foreground());
       }
       if (!report.decommissions().isEmpty()) {

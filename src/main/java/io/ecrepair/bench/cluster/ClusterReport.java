@@ -243,12 +243,12 @@ public final class ClusterReport {
     return new Rows(header, rows);
   }
 
-  /** The host's idle CPU share, marked where the measurement was CPU-bound. */
   /** A share as a whole percentage; "-" when unknown. */
   static String share(double v) {
     return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f%%", v * 100);
   }
 
+  /** The host's idle CPU share, marked where the measurement was CPU-bound. */
   static String idle(double share) {
     if (Double.isNaN(share)) {
       return "-";

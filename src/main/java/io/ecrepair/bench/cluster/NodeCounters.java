@@ -53,10 +53,15 @@ public final class NodeCounters {
       Bytes then = before.nodes.get(name);
       if (then != null) {
         m.put(name, new Bytes(now.rx() - then.rx(), now.tx() - then.tx(),
-            now.lowerEffortTx() < 0 || then.lowerEffortTx() < 0 ? -1 : now.lowerEffortTx() - then.lowerEffortTx()));
+            lowerEffortSince(now.lowerEffortTx(), then.lowerEffortTx())));
       }
     });
     return new NodeCounters(m);
+  }
+
+  /** -1 (unknown) when either reading lacks it or the counter went back (a link reshaped in between). */
+  private static long lowerEffortSince(long now, long then) {
+    return now < 0 || then < 0 || now < then ? -1 : now - then;
   }
 
   public Map<String, Bytes> nodes() {

@@ -79,7 +79,7 @@ final class PartService {
         }
         try {
           AgentProof.prove(r.out(), ctx.datanode(), header.challenge(), block, AgentProof.Purpose.SERVE);
-          if (participant.serve(req, r.channel, r.in, r.streamingOut(), hops)) {
+          if (participant.serve(req, client, r.channel, r.in, r.streamingOut(), hops)) {
             served.increment();
           }
         } finally {

@@ -62,9 +62,11 @@ final class PlanParticipant {
    * Runs {@code req} (its token, bounds and memory checked by the caller) with {@code control}
    * its request's connection: READY, GO, the part slice by slice, DONE. Its hops go only where
    * {@code hops} allows, and it ends after the agent's time limit for a part whatever its
-   * requester and peers do. Returns whether the part ran (false: its session id was taken here).
+   * requester and peers do. A client's part ({@code client}: the agent's own judgement, not only
+   * the request's word) is foreground, never metered or marked as repair. Returns whether the part
+   * ran (false: its session id was taken here).
    */
-  boolean serve(PlanPartRequest req, AgentChannels.Channel control, DataInputStream in, DataOutputStream out,
+  boolean serve(PlanPartRequest req, boolean client, AgentChannels.Channel control, DataInputStream in, DataOutputStream out,
                 HopRule hops) throws IOException {
     long maxMillis = ctx.limits().partMillis();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
@@ -75,8 +77,7 @@ final class PlanParticipant {
     long expected = Math.min(MAX_EXPECTED, (long) req.part().valuesIn() * req.subchunkBytes() * req.rows());
     Map<Integer, String> senderIds = new TreeMap<>();
     req.part().inbound().forEach(g -> senderIds.put(g.peer(), req.peers().get(g.peer()).datanodeId()));
-    // A client's degraded read is foreground: never metered or marked as repair.
-    io.ecrepair.hdfs.transfer.RepairBudget budget = req.forClient() ? io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED
+    io.ecrepair.hdfs.transfer.RepairBudget budget = client ? io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED
         : ctx.budget();
     budget.mark(control.socket());
     PlanSession session = new PlanSession(name, req.part(), req.block(), senderIds, geometry.pieceBytes(),

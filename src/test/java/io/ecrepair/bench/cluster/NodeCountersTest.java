@@ -25,6 +25,8 @@ class NodeCountersTest {
     NodeCounters d = b.since(a);
     assertEquals(new NodeCounters.Bytes(50, 1000, 750), d.get("dn0"));
     assertEquals(-1, d.get("rack1").lowerEffortTx(), "a leg that does not tell it apart");
+    assertEquals(-1, NodeCounters.parse("dn0 9 9 1\n").since(NodeCounters.parse("dn0 1 1 5\n")).get("dn0")
+        .lowerEffortTx(), "a counter reset by reshaping the link is unknown, not negative");
     // 750 + 250 of the 2000 bytes the DataNodes sent; the client's are not a DataNode's
     assertEquals(0.5, NodeCounters.lowerEffortShare(d.nodes()), 1e-9);
     assertEquals(Double.NaN, NodeCounters.lowerEffortShare(NodeCounters.parse("dn0 1 2\n").nodes()));
