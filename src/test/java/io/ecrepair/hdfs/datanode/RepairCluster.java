@@ -331,9 +331,25 @@ public final class RepairCluster implements AutoCloseable {
     org.junit.jupiter.api.Assertions.assertEquals(original.size(), verifyBlocks(),
         "every internal block present and equal");
     verifyFiles();
+    awaitTasksEnded();
     List<TaskReport> reports = ReconstructionLog.reports();
     assertTrue(!reports.isEmpty(), "the reconstruction ran");
     return reports;
+  }
+
+  /**
+   * Waits (60 s at most) until the NameNode has no rebuild pending and no task of the plugin
+   * runs: a second task the NameNode sent for a block already listed may still be running when
+   * the last block is, and its report belongs to the loss too.
+   */
+  private void awaitTasksEnded() throws IOException {
+    org.apache.hadoop.hdfs.server.blockmanagement.BlockManager bm = cluster.getNamesystem().getBlockManager();
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (bm.getPendingReconstructionBlocksCount() != 0 || !ReconstructionLog.running().isEmpty()) {
+      assertTrue(System.currentTimeMillis() < deadline, "tasks still running 60 s after the repair: groups "
+          + ReconstructionLog.running() + ", " + bm.getPendingReconstructionBlocksCount() + " pending");
+      pause(100);
+    }
   }
 
   /**
