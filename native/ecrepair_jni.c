@@ -1,11 +1,15 @@
 /*
  * JNI bridge from io.ecrepair.gf.IsalNative to Intel ISA-L. Each function is a thin
- * wrapper: resolve buffer addresses, call ISA-L once. Java has checked the arguments
+ * wrapper: resolve buffer addresses, call ISA-L once (or, for the thread's nice, the system once). Java has checked the arguments
  * (counts, offsets, lengths) already; only the limits ISA-L itself has are checked here.
  */
+#include <errno.h>
 #include <jni.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <isa-l/erasure_code.h>
 #include "io_ecrepair_gf_IsalNative.h"
 
@@ -58,7 +62,7 @@ static void xor_region(const unsigned char *src, unsigned char *dst, jint len) {
 JNIEXPORT jint JNICALL Java_io_ecrepair_gf_IsalNative_abiVersion(JNIEnv *env, jclass cls) {
   (void) env;
   (void) cls;
-  return 3;
+  return io_ecrepair_gf_IsalNative_ABI_VERSION; /* the version of the Java class this was built against */
 }
 
 JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_initTables(
@@ -257,4 +261,22 @@ JNIEXPORT void JNICALL Java_io_ecrepair_gf_IsalNative_runProgram(
   if (error != NULL) {
     throw_iae(env, error);
   }
+}
+
+/*
+ * On Linux a thread id names one thread for getpriority/setpriority, so these read and set the
+ * calling thread's nice alone, not its process's.
+ */
+JNIEXPORT jint JNICALL Java_io_ecrepair_gf_IsalNative_threadNice(JNIEnv *env, jclass cls) {
+  (void) env;
+  (void) cls;
+  errno = 0;
+  int nice = getpriority(PRIO_PROCESS, (id_t) syscall(SYS_gettid));
+  return nice == -1 && errno != 0 ? INT32_MIN : nice;
+}
+
+JNIEXPORT jint JNICALL Java_io_ecrepair_gf_IsalNative_setThreadNice(JNIEnv *env, jclass cls, jint nice) {
+  (void) env;
+  (void) cls;
+  return setpriority(PRIO_PROCESS, (id_t) syscall(SYS_gettid), nice) == 0 ? 0 : errno;
 }

@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  */
 final class IsalNative {
   /** Bumped whenever these signatures change, so a stale library is refused. */
-  static final int ABI_VERSION = 3;
+  static final int ABI_VERSION = 4;
 
   private IsalNative() {}
 
@@ -33,4 +33,10 @@ final class IsalNative {
   static native void xorDirect(ByteBuffer src, int srcOff, ByteBuffer dst, int dstOff, int len);
 
   static native void xorArrays(byte[] src, int srcOff, byte[] dst, int dstOff, int len);
+
+  /** The calling thread's nice (Linux: its own, not its process's), or Integer.MIN_VALUE if unknown. */
+  static native int threadNice();
+
+  /** Sets the calling thread's nice; returns 0, or the errno (EACCES: raising priority needs privilege). */
+  static native int setThreadNice(int nice);
 }

@@ -99,6 +99,7 @@ public final class ClusterBenchmark {
           Scenario.REBUILD_RS_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.REBUILD_RS_KEY, "false"),
           Scenario.PARALLEL_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.PARALLEL_KEY, "true"),
           Scenario.ADAPTIVE_KEY, settings.cluster().dataNodeConf().getOrDefault(Scenario.ADAPTIVE_KEY, "false"),
+          Scenario.NICE_KEY, runNice(settings),
           CostKeys.COSTS_KEY, settings.cluster().dataNodeConf().getOrDefault(CostKeys.COSTS_KEY, "")));
       String slowCosts = slowCosts(cluster);
       Set<String> readDone = new HashSet<>();
@@ -115,6 +116,7 @@ public final class ClusterBenchmark {
         if (!s.isStockRs()) {  // HDFS's own reconstruction does not use our budget
           wanted.put(Scenario.ADAPTIVE_KEY, s.adaptive() ? "true"
               : settings.cluster().dataNodeConf().getOrDefault(Scenario.ADAPTIVE_KEY, "false"));
+          wanted.put(Scenario.NICE_KEY, s.noNice() ? "0" : runNice(settings));
         }
         if (s.costs() && slowCosts.isEmpty()) {
           throw new IllegalArgumentException(s.name() + ": '+costs' needs slow DataNodes (--slow-nodes)");
@@ -290,6 +292,12 @@ public final class ClusterBenchmark {
       degraded.cleanup(name);
     }
     return out;
+  }
+
+  /** The repair nice the run's DataNodes have unless a scenario says {@code +no-nice}. */
+  private static String runNice(Settings settings) {
+    return settings.cluster().dataNodeConf().getOrDefault(Scenario.NICE_KEY,
+        Integer.toString(io.ecrepair.hdfs.task.DataNodeKeys.REPAIR_NICE_DEFAULT));
   }
 
   /**

@@ -14,11 +14,12 @@ import java.util.List;
  * are placed as HDFS places them instead of with combined locality (on a cluster with racks).
  * Written {@code POLICY}, {@code POLICY+plugin} (RS), {@code POLICY+central} (Clay, Butterfly)
  * or {@code POLICY+hdfs-placement} (LRC), with {@code +costs} after, e.g.
- * {@code CLAY-10-4-4096k+central}, {@code RS-10-4-1024k+plugin+costs}; last, {@code +adaptive}
- * runs the DataNodes with the adaptive repair budget.
+ * {@code CLAY-10-4-4096k+central}, {@code RS-10-4-1024k+plugin+costs}; then {@code +adaptive}
+ * runs the DataNodes with the adaptive repair budget, and last {@code +no-nice} with repair at the
+ * DataNodes' own CPU priority ({@code ecrepair.datanode.repair.nice=0}).
  */
 public record Scenario(String policy, boolean pluginRebuildsRs, boolean central, boolean costs,
-                       boolean hdfsPlacement, boolean adaptive) {
+                       boolean hdfsPlacement, boolean adaptive, boolean noNice) {
   /**
    * Where {@code +hdfs-placement} scenarios write: the benchmark cluster's NameNode places LRC
    * files under it as HDFS does ({@code ecrepair.namenode.combined-locality.skip-paths}).
@@ -29,6 +30,8 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
   public static final String PARALLEL_KEY = io.ecrepair.hdfs.task.DataNodeKeys.PARALLEL_KEY;
   public static final String ADAPTIVE_KEY = io.ecrepair.hdfs.task.DataNodeKeys.REPAIR_ADAPTIVE_KEY;
   private static final String ADAPTIVE = "+adaptive";
+  public static final String NICE_KEY = io.ecrepair.hdfs.task.DataNodeKeys.REPAIR_NICE_KEY;
+  private static final String NO_NICE = "+no-nice";
 
   /**
    * CLAY-10-4 with 4 MiB cells, the top of the 1-4 MiB docs/architecture.md#cell-layout recommends: HDFS's block reads
@@ -53,6 +56,10 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
 
   public static Scenario parse(String text) {
     String t = text.strip();
+    boolean noNice = t.endsWith(NO_NICE);
+    if (noNice) {
+      t = t.substring(0, t.length() - NO_NICE.length());
+    }
     boolean adaptive = t.endsWith(ADAPTIVE);
     if (adaptive) {
       t = t.substring(0, t.length() - ADAPTIVE.length());
@@ -69,7 +76,7 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
     boolean central = t.endsWith("+central");
     String policy = plugin ? t.substring(0, t.length() - "+plugin".length())
         : central ? t.substring(0, t.length() - "+central".length()) : t;
-    Scenario s = new Scenario(policy, plugin, central, costs, hdfsPlacement, adaptive);
+    Scenario s = new Scenario(policy, plugin, central, costs, hdfsPlacement, adaptive, noNice);
     if (hdfsPlacement && !s.codec().startsWith(io.ecrepair.codes.lrc.LrcCode.CODEC_PREFIX)) {
       throw new IllegalArgumentException("'" + HDFS_PLACEMENT + "' is for LRC policies (every other policy is placed "
           + "as HDFS places it anyway), not " + policy);
@@ -84,6 +91,10 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
     if (adaptive && s.isStockRs()) {
       throw new IllegalArgumentException("'" + ADAPTIVE + "' needs our plugin for RS (" + policy + "+plugin"
           + ADAPTIVE + "): HDFS's own reconstruction does not take its bytes from our budget");
+    }
+    if (noNice && s.isStockRs()) {
+      throw new IllegalArgumentException("'" + NO_NICE + "' needs our plugin for RS (" + policy + "+plugin" + NO_NICE
+          + "): HDFS's own reconstruction always runs at the DataNode's priority");
     }
     if (costs && s.isStockRs()) {
       throw new IllegalArgumentException("'+costs' needs our plugin for RS (" + policy + "+plugin+costs): HDFS's own "
@@ -112,10 +123,15 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
     return central ? "central" : "pararc";
   }
 
-  /** The DataNode settings the scenario runs with. */
+  /** The DataNode settings the scenario runs with (without {@code +no-nice}, the nice is the run's). */
   public java.util.Map<String, String> dataNodeConf() {
-    return java.util.Map.of(REBUILD_RS_KEY, Boolean.toString(pluginRebuildsRs), PARALLEL_KEY,
-        Boolean.toString(!central), ADAPTIVE_KEY, Boolean.toString(adaptive));
+    java.util.Map<String, String> conf = new java.util.HashMap<>(java.util.Map.of(REBUILD_RS_KEY,
+        Boolean.toString(pluginRebuildsRs), PARALLEL_KEY, Boolean.toString(!central), ADAPTIVE_KEY,
+        Boolean.toString(adaptive)));
+    if (noNice) {
+      conf.put(NICE_KEY, "0");
+    }
+    return java.util.Map.copyOf(conf);
   }
 
   public static List<Scenario> parseList(String text) {
@@ -150,7 +166,8 @@ public record Scenario(String policy, boolean pluginRebuildsRs, boolean central,
 
   public String name() {
     return policy + (pluginRebuildsRs ? "+plugin" : "") + (central ? "+central" : "")
-        + (hdfsPlacement ? HDFS_PLACEMENT : "") + (costs ? "+costs" : "") + (adaptive ? ADAPTIVE : "");
+        + (hdfsPlacement ? HDFS_PLACEMENT : "") + (costs ? "+costs" : "") + (adaptive ? ADAPTIVE : "")
+        + (noNice ? NO_NICE : "");
   }
 
   /**

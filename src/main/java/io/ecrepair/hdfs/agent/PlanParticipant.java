@@ -43,18 +43,27 @@ final class PlanParticipant {
   private final LocalRangeServer files;
   private final AtomicLong inbound;
   private final ExecutorService threads;
+  private final ExecutorService repairThreads;
+  private final ExecutorService repairPartThreads;
   private final ScheduledExecutorService alarms;
 
   /**
    * @param threads the agent's own bounded threads for its parts' reads, streams and watchers
    * @param alarms what ends a part at its time limit
    */
+  /**
+   * @param threads where clients' parts hand work
+   * @param repairThreads where repairs' parts run, and {@code repairPartThreads} where they hand
+   *     work, both at repair's CPU priority ({@code RepairNice#pool})
+   */
   PlanParticipant(AgentContext ctx, LocalRangeServer files, AtomicLong inbound, ExecutorService threads,
-                  ScheduledExecutorService alarms) {
+                  ExecutorService repairThreads, ExecutorService repairPartThreads, ScheduledExecutorService alarms) {
     this.ctx = ctx;
     this.files = files;
     this.inbound = inbound;
     this.threads = threads;
+    this.repairThreads = repairThreads;
+    this.repairPartThreads = repairPartThreads;
     this.alarms = alarms;
   }
 
@@ -68,6 +77,16 @@ final class PlanParticipant {
    */
   boolean serve(PlanPartRequest req, boolean client, AgentChannels.Channel control, DataInputStream in, DataOutputStream out,
                 HopRule hops) throws IOException {
+    io.ecrepair.hdfs.transfer.RepairBudget budget = client ? io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED
+        : ctx.budget();
+    // A repair's part runs at repair's CPU priority, and so does every thread it hands work to.
+    ExecutorService partThreads = client ? threads : repairPartThreads;
+    return budget.nice().call(repairThreads, () -> run(req, budget, partThreads, control, in, out, hops));
+  }
+
+  private boolean run(PlanPartRequest req, io.ecrepair.hdfs.transfer.RepairBudget budget, ExecutorService partThreads,
+                      AgentChannels.Channel control, DataInputStream in, DataOutputStream out, HopRule hops)
+      throws IOException {
     long maxMillis = ctx.limits().partMillis();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
     String name = "part " + req.part().node() + " of repair " + Long.toHexString(req.sessionLo()) + " on "
@@ -77,8 +96,6 @@ final class PlanParticipant {
     long expected = Math.min(MAX_EXPECTED, (long) req.part().valuesIn() * req.subchunkBytes() * req.rows());
     Map<Integer, String> senderIds = new TreeMap<>();
     req.part().inbound().forEach(g -> senderIds.put(g.peer(), req.peers().get(g.peer()).datanodeId()));
-    io.ecrepair.hdfs.transfer.RepairBudget budget = client ? io.ecrepair.hdfs.transfer.RepairBudget.UNLIMITED
-        : ctx.budget();
     budget.mark(control.socket());
     PlanSession session = new PlanSession(name, req.part(), req.block(), senderIds, geometry.pieceBytes(),
         ctx.stallMillis(), inbound, expected, ctx.frames(), budget);
@@ -121,7 +138,7 @@ final class PlanParticipant {
       }
       // The control connection keeps a timeout: the part's time left.
       control.readTimeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-      threads.submit(() -> watch(in, session, maxMillis));
+      partThreads.submit(() -> watch(in, session, maxMillis));
       Map<Integer, PeerSenders.Receiver> receivers = new TreeMap<>();
       for (Map.Entry<Integer, PlanPartRequest.Peer> p : req.peers().entrySet()) {
         PlanPartRequest.Peer peer = p.getValue();
@@ -137,7 +154,7 @@ final class PlanParticipant {
       Token<BlockTokenIdentifier> own = dn.getBlockAccessToken(req.block(),
           EnumSet.of(BlockTokenIdentifier.AccessMode.READ), StorageType.EMPTY_ARRAY, new String[0]);
       senders = new PeerSenders(name, ctx.name(), req.sessionHi(), req.sessionLo(), req.part(), geometry.pieceBytes(),
-          controlPeer, out, ctx.stallMillis(), threads, ctx.frames(), budget);
+          controlPeer, out, ctx.stallMillis(), partThreads, ctx.frames(), budget);
       opened.set(senders);
       // Each hop must answer within a stall: an agent answers in milliseconds, whatever a requester named does not.
       senders.open(receivers, AgentChannels.dialer(dn, req.block(), own),
@@ -148,7 +165,7 @@ final class PlanParticipant {
           corrupt -> ctx.reportCorrupt(corrupt, self));
       leaves = new LeafRows(local, req.part().leafSubchunks(), req.part().alpha(), geometry, req.cellSize(),
           req.readLimit(), ctx.stallMillis(), ctx.buffers());
-      leaves.start(threads);
+      leaves.start(partThreads);
       runner = new PartRunner(req.part(), ctx.coder(), geometry.pieceBytes(), ctx.buffers());
       PartRunner.Results none = (t, r, src, off, len) -> {
         throw new IOException("a helper's part holds no repaired sub-chunk");

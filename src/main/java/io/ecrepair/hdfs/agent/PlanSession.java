@@ -75,6 +75,11 @@ public final class PlanSession implements PartRunner.Inbox {
     inbound.addAndGet(expectedBytes);
   }
 
+  /** What its frames are taken under: {@link RepairBudget#UNLIMITED} for a client's read. */
+  public RepairBudget budget() {
+    return budget;
+  }
+
   /**
    * The most bytes of frames a session of {@code part} holds: per sender its queue full, one
    * frame being read into and one being copied out.

@@ -26,13 +26,17 @@ final class RangeService {
   private final AgentGate gate;
   private final LocalRangeServer replicas;
   private final ScheduledExecutorService alarms;
+  private final java.util.concurrent.ExecutorService repairThreads;
   private final LongAdder served = new LongAdder();
 
-  RangeService(AgentContext ctx, AgentGate gate, LocalRangeServer replicas, ScheduledExecutorService alarms) {
+  /** @param repairThreads where ranges are served, at repair's CPU priority ({@code RepairNice#pool}) */
+  RangeService(AgentContext ctx, AgentGate gate, LocalRangeServer replicas, ScheduledExecutorService alarms,
+               java.util.concurrent.ExecutorService repairThreads) {
     this.ctx = ctx;
     this.gate = gate;
     this.replicas = replicas;
     this.alarms = alarms;
+    this.repairThreads = repairThreads;
   }
 
   long served() {
@@ -62,7 +66,10 @@ final class RangeService {
       ScheduledFuture<?> alarm = alarms.schedule(() -> IOUtils.closeSocket(r.socket), ctx.limits().partMillis(),
           TimeUnit.MILLISECONDS);
       try {
-        replicas.serve(req, out, ctx.budget());
+        ctx.budget().nice().call(repairThreads, () -> {
+          replicas.serve(req, out, ctx.budget());
+          return null;
+        });
         served.increment();
       } catch (IOException | RuntimeException e) {
         LOG.warn("ec-repair: repair agent on {} could not serve ranges of {}: {}", ctx.name(), req.block(),

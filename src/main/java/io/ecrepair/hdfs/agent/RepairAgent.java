@@ -1,5 +1,6 @@
 package io.ecrepair.hdfs.agent;
 
+import io.ecrepair.hdfs.transfer.RepairNice;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -62,6 +63,9 @@ public final class RepairAgent implements Closeable {
   private final ServerSocketChannel server;
   private final ExecutorService handlers;
   private final ExecutorService partThreads;
+  /** Threads at repair's CPU priority: repairs' requests and parts run there, never a client's. */
+  private final ExecutorService repairThreads;
+  private final ExecutorService repairPartThreads;
   private final ScheduledThreadPoolExecutor alarms;
   private final Admission admission = new Admission(MAX_ARRIVING, MAX_WORKING, MAX_STREAMS);
   private final AgentMemory memory;
@@ -85,12 +89,18 @@ public final class RepairAgent implements Closeable {
     this.gate = new AgentGate(ctx.datanode(), replicas, memory, admission);
     this.alarms = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ec-repair-alarms-" + ctx.name()));
     alarms.setRemoveOnCancelPolicy(true);
+    // Started here: made later by a repair's thread, it would be born at repair's priority.
+    alarms.prestartCoreThread();
     this.partThreads = threads("ec-repair-part-" + ctx.name(), MAX_PART_THREADS, 60);
+    RepairNice nice = ctx.budget().nice();
+    this.repairThreads = nice.pool("ec-repair-lo-agent-" + ctx.name(), MAX_WORKING + MAX_STREAMS,
+        HANDLER_KEEP_ALIVE_SECONDS);
+    this.repairPartThreads = nice.pool("ec-repair-lo-part-" + ctx.name(), MAX_PART_THREADS, 60);
     HopRule hops = new HopRule(() -> ownAddress(ctx.datanode()), server.socket().getLocalPort(),
         limits.hopsToAnyPort(), ctx.datanode().getDnConf().getConnectToDnViaHostname());
     this.parts = new PartService(ctx, gate, hops, new PlanParticipant(ctx, replicas, ctx.inbound(), partThreads,
-        alarms));
-    this.ranges = new RangeService(ctx, gate, replicas, alarms);
+        repairThreads, repairPartThreads, alarms));
+    this.ranges = new RangeService(ctx, gate, replicas, alarms, repairThreads);
     // Room for every arriving and working connection, and for handlers of cut connections still leaving.
     this.handlers = threads("ec-repair-agent-" + ctx.name(), 2 * MAX_ARRIVING + MAX_WORKING + MAX_STREAMS,
         HANDLER_KEEP_ALIVE_SECONDS);
@@ -312,7 +322,11 @@ public final class RepairAgent implements Closeable {
       return; // and proves nothing: no proof for whoever asks
     }
     gate.startWork(r, Admission.Slot.STREAM, PlanFrames.ERROR);
-    a.session().attach(a.from(), r.socket, r.in);
+    PlanSession session = a.session();
+    session.budget().nice().call(repairThreads, () -> {
+      session.attach(a.from(), r.socket, r.in);
+      return null;
+    });
   }
 
   @Override
@@ -325,6 +339,8 @@ public final class RepairAgent implements Closeable {
     }
     handlers.shutdownNow();
     partThreads.shutdownNow();
+    repairThreads.shutdownNow();
+    repairPartThreads.shutdownNow();
     alarms.shutdownNow();
     admission.closeAll();
     try {

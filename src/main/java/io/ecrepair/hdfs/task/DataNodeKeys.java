@@ -60,6 +60,13 @@ public final class DataNodeKeys {
   public static final String REPAIR_DSCP_KEY = "ecrepair.datanode.repair.dscp";
   public static final int REPAIR_DSCP_DEFAULT = 0;
   /**
+   * How many steps nicer than the DataNode's other threads its repair work runs (0 to 19; 0: at
+   * the DataNode's priority): where the CPU is short, the threads serving clients run first.
+   * Needs the native library (Linux); clients' degraded reads are never lowered.
+   */
+  public static final String REPAIR_NICE_KEY = "ecrepair.datanode.repair.nice";
+  public static final int REPAIR_NICE_DEFAULT = 10;
+  /**
    * Whether the repair budget adapts to the DataNode's foreground traffic (what its data transfer
    * serves readers and receives from writers): repair gets what the foreground leaves of
    * {@value #REPAIR_LINK_SHARE_PERCENT_KEY} of the link, never less than the floor, all of it

@@ -14,10 +14,7 @@ import io.ecrepair.hdfs.agent.PlanSessions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -36,6 +33,7 @@ public final class ReconstructionContext implements AgentContext {
   private final String name;
   private final ReconstructionMetrics metrics;
   private final ThreadPoolExecutor readPool;
+  private final ThreadPoolExecutor taskThreads;
   private final boolean validation;
   private final int readTimeoutMillis;
   private final float xmitWeight;
@@ -69,6 +67,8 @@ public final class ReconstructionContext implements AgentContext {
   private final io.ecrepair.hdfs.transfer.RepairBudget budget;
   /** Threads of the reconstruction tasks' blocking work at most; one more is refused and its task fails. */
   static final int MAX_READ_THREADS = 1024;
+  /** More than HDFS's reconstruction threads (dfs.datanode.ec.reconstruction.threads) would ever hand over at once. */
+  static final int MAX_TASK_THREADS = 256;
 
   public ReconstructionContext(DataNode datanode, Configuration conf, ReconstructionMetrics metrics, float xmitWeight) {
     this.datanode = datanode;
@@ -114,7 +114,9 @@ public final class ReconstructionContext implements AgentContext {
             DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_READ_BANDWIDTHPERSEC_KEY),
         bandwidth(conf, DataNodeKeys.REPAIR_BANDWIDTH_OUT_KEY,
             DFSConfigKeys.DFS_DATANODE_EC_RECONSTRUCT_WRITE_BANDWIDTHPERSEC_KEY),
-        dscp(conf));
+        ranged(conf, DataNodeKeys.REPAIR_DSCP_KEY, DataNodeKeys.REPAIR_DSCP_DEFAULT, 63, "a DSCP, 0 (unmarked)"),
+        new io.ecrepair.hdfs.transfer.RepairNice(ranged(conf, DataNodeKeys.REPAIR_NICE_KEY,
+            DataNodeKeys.REPAIR_NICE_DEFAULT, 19, "0 (the DataNode's priority)")));
     this.parallel = conf.getBoolean(DataNodeKeys.PARALLEL_KEY, DataNodeKeys.PARALLEL_DEFAULT);
     this.centralShare = conf.getBoolean(DataNodeKeys.CENTRAL_SHARE_KEY, DataNodeKeys.CENTRAL_SHARE_DEFAULT);
     int pieceKb = conf.getInt(DataNodeKeys.PLAN_PIECE_KB_KEY, DataNodeKeys.PLAN_PIECE_KB_DEFAULT);
@@ -128,12 +130,8 @@ public final class ReconstructionContext implements AgentContext {
     this.costs = new NodeCosts(StaticCosts.from(conf), null);
     this.buffers = new BufferPool(Math.min(poolMb << 20, Runtime.getRuntime().maxMemory() / 4));
     this.frames = new FrameBuffers(Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16));
-    AtomicInteger threads = new AtomicInteger();
-    this.readPool = new ThreadPoolExecutor(0, MAX_READ_THREADS, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-      Thread t = new Thread(r, "ec-repair-read-" + name + "-" + threads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.readPool = budget.nice().pool("ec-repair-lo-read-" + name, MAX_READ_THREADS, 60);
+    this.taskThreads = budget.nice().pool("ec-repair-lo-task-" + name, MAX_TASK_THREADS, 60);
   }
 
   /** The cost of a byte from each DataNode ({@value CostKeys#COSTS_KEY}): helper choice and plan choice weigh it. */
@@ -185,6 +183,11 @@ public final class ReconstructionContext implements AgentContext {
   @Override
   public ExecutorService readPool() {
     return readPool;
+  }
+
+  /** Where tasks run at repair's CPU priority while HDFS's reconstruction thread waits (it also runs HDFS's own). */
+  public ExecutorService taskThreads() {
+    return taskThreads;
   }
 
   /** Cell buffers the DataNode's tasks reuse ({@code ecrepair.datanode.buffer.pool.mb}). */
@@ -257,10 +260,11 @@ public final class ReconstructionContext implements AgentContext {
     return budget;
   }
 
-  private static int dscp(Configuration conf) {
-    int v = conf.getInt(DataNodeKeys.REPAIR_DSCP_KEY, DataNodeKeys.REPAIR_DSCP_DEFAULT);
-    if (v < 0 || v > 63) {
-      throw new IllegalArgumentException(DataNodeKeys.REPAIR_DSCP_KEY + " must be a DSCP, 0 (unmarked) to 63, not " + v);
+  /** {@code key}'s value, refused unless 0 ({@code zero}, what 0 means) to {@code max}. */
+  private static int ranged(Configuration conf, String key, int dflt, int max, String zero) {
+    int v = conf.getInt(key, dflt);
+    if (v < 0 || v > max) {
+      throw new IllegalArgumentException(key + " must be " + zero + " to " + max + ", not " + v);
     }
     return v;
   }
@@ -377,5 +381,6 @@ public final class ReconstructionContext implements AgentContext {
 
   public void shutdown() {
     readPool.shutdownNow();
+    taskThreads.shutdownNow();
   }
 }

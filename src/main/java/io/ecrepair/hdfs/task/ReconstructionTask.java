@@ -59,7 +59,8 @@ public final class ReconstructionTask implements Runnable {
     long lostBytes = 0;
     ReconstructionLog.started(order.blockGroup().getBlockId());
     try {
-      lostBytes = execute();
+      // On a thread of ours at repair's priority: HDFS's thread runs HDFS's own tasks too.
+      lostBytes = ctx.budget().nice().call(ctx.taskThreads(), this::executeInterruptibly);
     } catch (Throwable t) {
       error = t.getClass().getSimpleName() + ": " + t.getMessage();
       LOG.warn("ec-repair: failed to rebuild {}; the NameNode will retry", order, t);
@@ -83,6 +84,15 @@ public final class ReconstructionTask implements Runnable {
       if (error == null) {
         stats.logRebuilt(LOG, order, report.bytesRead(), lostBytes, start, end);
       }
+    }
+  }
+
+  private long executeInterruptibly() throws IOException {
+    try {
+      return execute();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted rebuilding " + order);
     }
   }
 

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Repair sockets are also marked with the budget's DSCP, if it has one ({@link #mark}), so a
  * network that honours it sends repair traffic after the clients' at packet granularity, which
- * no rate limit of ours can.
+ * no rate limit of ours can. Its threads likewise run at repair's CPU priority ({@link #nice}),
+ * so on a busy host the CPU serves the clients first.
  */
 public final class RepairBudget {
   private static final Logger LOG = LoggerFactory.getLogger(RepairBudget.class);
@@ -29,19 +30,26 @@ public final class RepairBudget {
   private final Direction out = new Direction();
   /** The IP traffic class byte repair sockets get (the DSCP shifted past the ECN bits); 0: left alone. */
   private final int trafficClass;
+  private final RepairNice nice;
 
-  /** A budget whose traffic leaves unmarked. */
+  /** A budget whose traffic leaves unmarked, from threads at the DataNode's priority. */
   public RepairBudget(long inBytesPerSecond, long outBytesPerSecond) {
-    this(inBytesPerSecond, outBytesPerSecond, 0);
+    this(inBytesPerSecond, outBytesPerSecond, 0, RepairNice.NONE);
   }
 
-  /** A budget whose sockets are marked with {@code dscp} (0-63; 0: unmarked). */
-  public RepairBudget(long inBytesPerSecond, long outBytesPerSecond, int dscp) {
+  /** A budget whose sockets are marked with {@code dscp} (0-63; 0: unmarked), from threads at {@code nice}. */
+  public RepairBudget(long inBytesPerSecond, long outBytesPerSecond, int dscp, RepairNice nice) {
     if (dscp < 0 || dscp > 63) {
       throw new IllegalArgumentException("a DSCP is 0 to 63, not " + dscp);
     }
     set(inBytesPerSecond, outBytesPerSecond);
     this.trafficClass = dscp << 2;
+    this.nice = nice;
+  }
+
+  /** The CPU priority repair work under this budget runs at ({@link RepairNice#NONE} for clients' reads). */
+  public RepairNice nice() {
+    return nice;
   }
 
   /** The DSCP repair sockets are marked with (0: unmarked). */

@@ -103,4 +103,17 @@ class ScenarioTest {
         () -> Scenario.parse("RS-10-4-1024k+adaptive"));
     assertTrue(e.getMessage().contains("+plugin"), e.getMessage());
   }
+
+  @Test
+  void noNiceRunsRepairAtTheDataNodesPriority() {
+    Scenario s = Scenario.parse("CLAY-10-4-4096k+central+adaptive+no-nice");
+    assertTrue(s.noNice() && s.adaptive() && s.central());
+    assertEquals("CLAY-10-4-4096k+central+adaptive+no-nice", s.name());
+    assertEquals("0", s.dataNodeConf().get(Scenario.NICE_KEY));
+    assertEquals(null, Scenario.parse("CLAY-10-4-4096k").dataNodeConf().get(Scenario.NICE_KEY), "the run's nice");
+    assertTrue(Scenario.parse("RS-10-4-1024k+plugin+no-nice").noNice());
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Scenario.parse("RS-10-4-1024k+no-nice"));
+    assertTrue(e.getMessage().contains("+plugin"), e.getMessage());
+  }
 }

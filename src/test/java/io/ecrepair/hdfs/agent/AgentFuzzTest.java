@@ -78,7 +78,7 @@ class AgentFuzzTest {
       List<Throwable> escaped = java.util.Collections.synchronizedList(new ArrayList<>());
       Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
       Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
-        if (t.getName().startsWith("ec-repair-agent")) {
+        if (agentThread(t)) {
           escaped.add(e);
         }
         if (previous != null) {
@@ -218,9 +218,13 @@ class AgentFuzzTest {
     return bytes.toByteArray();
   }
 
-  /** Live threads of the repair agents (their accept loops and request handlers). */
+  /** Live threads of the repair agents (their accept loops and request handlers, repairs' included). */
   private static long agentThreads() {
-    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("ec-repair-agent-")).count();
+    return Thread.getAllStackTraces().keySet().stream().filter(AgentFuzzTest::agentThread).count();
+  }
+
+  private static boolean agentThread(Thread t) {
+    return t.getName().startsWith("ec-repair-agent-") || t.getName().startsWith("ec-repair-lo-agent-");
   }
 
   private static long openFiles() {

@@ -172,6 +172,80 @@ class ParallelRepairTest {
   }
 
   /**
+   * Repair runs behind the clients on the CPU: a client's degraded read through the agents, a
+   * parallel repair, and the client's read again leave every thread of the DataNodes at this
+   * JVM's priority (the agents' handlers, HDFS's reconstruction threads, every pool a repair
+   * may have started lazily), except the repair threads of ours, which run the default ten
+   * steps nicer (and the plan preparer, which may). Read from the kernel's account of each thread.
+   */
+  @Test
+  void repairRunsNicerAndNothingElseDoes() throws Exception {
+    int base = nice(Path.of("/proc/thread-self"));
+    int repair = Math.min(19, base + DataNodeKeys.REPAIR_NICE_DEFAULT);
+    CodeSpec spec = new CodeSpec("clay", 4, 2);
+    RepairCatalog.searchParallelPlans(spec);
+    try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 7, "clay", 4, 2, CELL, CELLS_PER_BLOCK,
+        parallel(true))) {
+      org.apache.hadoop.fs.Path big = c.writeMixedFiles();
+      clientReadsThroughTheAgents(c, big, c.holder(big, 0, 1));
+      List<TaskReport> reports = c.loseAndVerify(c.holder(big, 0, 0));
+      assertTrue(reports.stream().anyMatch(r -> r.route().startsWith("parallel")), reports.toString());
+      clientReadsThroughTheAgents(c, big, c.holder(big, 0, 2));
+      Map<String, Integer> lowered = new java.util.TreeMap<>();  // by the kernel's name, its first 15 characters
+      List<String> wrong = new java.util.ArrayList<>();
+      try (var tasks = java.nio.file.Files.list(Path.of("/proc/self/task"))) {
+        for (Path t : tasks.toList()) {
+          String comm;
+          int nice;
+          try {
+            comm = java.nio.file.Files.readString(t.resolve("comm")).strip();
+            nice = nice(t);
+          } catch (IOException ended) {
+            continue;
+          }
+          boolean ours = comm.startsWith("ec-repair-lo-");
+          if (ours) {
+            lowered.merge(comm, 1, Integer::sum);
+          }
+          // The plan preparer (one thread per JVM, background work ahead of repairs) starts at the
+          // priority of whichever thread first needs it, a repair's or not.
+          boolean either = comm.startsWith("ec-repair-plan-");
+          if (nice != (ours ? repair : base) && !(either && nice == repair)) {
+            wrong.add(comm + " at " + nice);
+          }
+        }
+      }
+      assertEquals(List.of(), wrong, "threads at the wrong priority (repair's " + repair + ", the rest " + base + ")");
+      assertTrue(lowered.keySet().stream().anyMatch(n -> n.startsWith("ec-repair-lo-ta")), "tasks ran: " + lowered);
+      assertTrue(lowered.keySet().stream().anyMatch(n -> n.startsWith("ec-repair-lo-ag")), "parts ran: " + lowered);
+    }
+  }
+
+  /** A thread's nice as Linux accounts it: field 19 of its {@code stat}. */
+  private static int nice(Path thread) throws IOException {
+    String stat = java.nio.file.Files.readString(thread.resolve("stat"));
+    return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
+  }
+
+  /** A client reads the whole first group with {@code dead} taken for dead: the agents rebuild its block. */
+  private static void clientReadsThroughTheAgents(RepairCluster c, org.apache.hadoop.fs.Path file, DatanodeInfo dead)
+      throws Exception {
+    Configuration conf = new Configuration(c.conf);
+    conf.set("fs.hdfs.impl", io.ecrepair.hdfs.client.EcRepairDistributedFileSystem.class.getName());
+    byte[] want = c.files.get(file);
+    int length = Math.min(want.length, c.k() * CELLS_PER_BLOCK * CELL);
+    try (org.apache.hadoop.fs.FileSystem client = org.apache.hadoop.fs.FileSystem.newInstance(c.fs.getUri(), conf);
+         org.apache.hadoop.fs.FSDataInputStream in = client.open(file)) {
+      ((org.apache.hadoop.hdfs.EcRepairStripedInputStream) in.getWrappedStream()).markDead(dead);
+      byte[] got = new byte[length];
+      in.readFully(0, got);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(Arrays.copyOf(want, length), got, "read through the agents");
+      io.ecrepair.hdfs.client.DegradedReadStats stats = io.ecrepair.hdfs.client.DegradedReadStats.of(in);
+      assertTrue(stats.agentReads() > 0, String.valueOf(stats));
+    }
+  }
+
+  /**
    * The DataNodes' inbound repair budget holds back the values of a parallel plan on every node
    * they arrive at, not only the helper reads of a central repair: no full parallel task is faster
    * than its busiest receiver's bytes at the budget's rate (less a second of the throttle's

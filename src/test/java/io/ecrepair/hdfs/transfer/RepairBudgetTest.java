@@ -100,16 +100,16 @@ class RepairBudgetTest {
     try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
          java.net.Socket repair = new java.net.Socket(server.getInetAddress(), server.getLocalPort());
          java.net.Socket client = new java.net.Socket(server.getInetAddress(), server.getLocalPort())) {
-      new RepairBudget(0, 0, 1).mark(repair);
+      new RepairBudget(0, 0, 1, RepairNice.NONE).mark(repair);
       assertEquals(1 << 2, repair.getTrafficClass()); // DSCP 1 sits above the two ECN bits
       int before = client.getTrafficClass();
       RepairBudget.UNLIMITED.mark(client);
-      new RepairBudget(0, 0, 0).mark(client);
+      new RepairBudget(0, 0, 0, RepairNice.NONE).mark(client);
       assertEquals(before, client.getTrafficClass());
     }
-    assertEquals(1, new RepairBudget(0, 0, 1).dscp());
+    assertEquals(1, new RepairBudget(0, 0, 1, RepairNice.NONE).dscp());
     assertEquals(0, RepairBudget.UNLIMITED.dscp());
-    assertThrows(IllegalArgumentException.class, () -> new RepairBudget(0, 0, 64));
-    assertThrows(IllegalArgumentException.class, () -> new RepairBudget(0, 0, -1));
+    assertThrows(IllegalArgumentException.class, () -> new RepairBudget(0, 0, 64, RepairNice.NONE));
+    assertThrows(IllegalArgumentException.class, () -> new RepairBudget(0, 0, -1, RepairNice.NONE));
   }
 }
