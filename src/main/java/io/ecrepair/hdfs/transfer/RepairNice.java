@@ -37,6 +37,7 @@ public final class RepairNice {
   /** Set on a thread once it runs at repair's priority. */
   private static final ThreadLocal<Boolean> LOWERED = ThreadLocal.withInitial(() -> false);
   private static final AtomicInteger UNAVAILABLE_WARNINGS = new AtomicInteger();
+  private static final AtomicInteger FULL_WARNINGS = new AtomicInteger();
 
   private final int nice;
   /** The nice repair threads run at, or MIN_VALUE when they keep their creator's. */
@@ -103,7 +104,7 @@ public final class RepairNice {
   /**
    * Runs {@code work} at repair's priority: on a thread of {@code repairThreads} (a {@link #pool}),
    * waiting for it, unless repair keeps the DataNode's priority or the caller is a repair thread
-   * already; then, or where no repair thread is free, here.
+   * already; then, or where no repair thread is free, here. Refused once the pool is shut down.
    */
   public <T> T call(ExecutorService repairThreads, Work<T> work) throws IOException {
     if (!lowers() || LOWERED.get()) {
@@ -113,6 +114,12 @@ public final class RepairNice {
     try {
       f = repairThreads.submit((Callable<T>) work::run);
     } catch (RejectedExecutionException full) {
+      if (repairThreads.isShutdown()) {
+        throw new IOException("the repair threads are stopped", full);
+      }
+      if (FULL_WARNINGS.getAndIncrement() == 0) {
+        LOG.warn("ec-repair: every repair thread is busy; this repair work runs at the DataNode's priority");
+      }
       return work.run();
     }
     try {

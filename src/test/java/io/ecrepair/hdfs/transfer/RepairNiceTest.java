@@ -143,22 +143,28 @@ class RepairNiceTest {
       out[1] = kernelNice();
       fifteen.lowerForGood();
       out[2] = kernelNice();
-      // A DataNode started at nice 10 runs repair at 19, not 25, on threads born at 10.
-      assertTrue(ThreadNice.set(10));
-      RepairNice fromTen = new RepairNice(15);
-      ThreadPoolExecutor pool = fromTen.pool("nice-test", 1, 60);
+      return out;
+    });
+    // A DataNode started at nice 10 runs repair at 19, not 25, on threads born at 10 (raising a
+    // nice needs no privilege, so neither does this).
+    n[3] = onFreshThread(() -> {
+      assertTrue(ThreadNice.set(Math.max(10, kernelNice())));
+      ThreadPoolExecutor pool = new RepairNice(15).pool("nice-test", 1, 60);
       try {
-        out[3] = await(pool.submit(RepairNiceTest::kernelNice));
+        return await(pool.submit(RepairNiceTest::kernelNice));
       } finally {
         pool.shutdownNow();
       }
-      return out;
     });
     int base = n[0];
     assertEquals(Math.min(19, base + 15), n[1]);
     assertEquals(Math.min(19, base + 15), n[2], "lowered twice, still the same");
     assertEquals(19, n[3]);
     assertFalse(new RepairNice(0).lowers());
+    ThreadPoolExecutor stopped = new RepairNice(3).pool("nice-test", 1, 60);
+    stopped.shutdown();
+    assertThrows(IOException.class, () -> onFreshThread(() -> new RepairNice(3).call(stopped, () -> 1)),
+        "no repair work once its threads are stopped");
     assertFalse(RepairBudget.UNLIMITED.nice().lowers(), "clients' reads keep their priority");
     assertThrows(IllegalArgumentException.class, () -> new RepairNice(20));
     assertThrows(IllegalArgumentException.class, () -> new RepairNice(-1));
