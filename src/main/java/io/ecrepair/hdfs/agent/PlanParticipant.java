@@ -48,13 +48,11 @@ final class PlanParticipant {
   private final ScheduledExecutorService alarms;
 
   /**
-   * @param threads the agent's own bounded threads for its parts' reads, streams and watchers
-   * @param alarms what ends a part at its time limit
-   */
-  /**
-   * @param threads where clients' parts hand work
+   * @param threads the agent's own bounded threads where clients' parts hand their reads, streams
+   *     and watchers
    * @param repairThreads where repairs' parts run, and {@code repairPartThreads} where they hand
    *     work, both at repair's CPU priority ({@code RepairNice#pool})
+   * @param alarms what ends a part at its time limit
    */
   PlanParticipant(AgentContext ctx, LocalRangeServer files, AtomicLong inbound, ExecutorService threads,
                   ExecutorService repairThreads, ExecutorService repairPartThreads, ScheduledExecutorService alarms) {

@@ -62,10 +62,11 @@ public final class DataNodeKeys {
   /**
    * How many steps nicer than the DataNode's other threads its repair work runs (0 to 19; 0: at
    * the DataNode's priority): where the CPU is short, the threads serving clients run first.
-   * Needs the native library (Linux); clients' degraded reads are never lowered.
+   * Needs the native library (Linux); clients' degraded reads are never lowered. Off by default:
+   * it trades a slower repair, and a longer time short of redundancy, for the clients' latency.
    */
   public static final String REPAIR_NICE_KEY = "ecrepair.datanode.repair.nice";
-  public static final int REPAIR_NICE_DEFAULT = 10;
+  public static final int REPAIR_NICE_DEFAULT = 0;
   /**
    * Whether the repair budget adapts to the DataNode's foreground traffic (what its data transfer
    * serves readers and receives from writers): repair gets what the foreground leaves of

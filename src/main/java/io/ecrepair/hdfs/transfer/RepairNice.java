@@ -3,10 +3,8 @@ package io.ecrepair.hdfs.transfer;
 import io.ecrepair.gf.ThreadNice;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -105,14 +103,16 @@ public final class RepairNice {
    * Runs {@code work} at repair's priority: on a thread of {@code repairThreads} (a {@link #pool}),
    * waiting for it, unless repair keeps the DataNode's priority or the caller is a repair thread
    * already; then, or where no repair thread is free, here. Refused once the pool is shut down.
+   * Returns only once the work has ended, also when the caller is interrupted (the work is
+   * interrupted then), so nothing the caller lent it is still in use.
    */
   public <T> T call(ExecutorService repairThreads, Work<T> work) throws IOException {
     if (!lowers() || LOWERED.get()) {
       return work.run();
     }
-    Future<T> f;
+    Handover<T> handover = new Handover<>(work);
     try {
-      f = repairThreads.submit((Callable<T>) work::run);
+      repairThreads.execute(handover);
     } catch (RejectedExecutionException full) {
       if (repairThreads.isShutdown()) {
         throw new IOException("the repair threads are stopped", full);
@@ -122,24 +122,83 @@ public final class RepairNice {
       }
       return work.run();
     }
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      f.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while a repair thread worked");
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof IOException io) {
+    return handover.outcome();
+  }
+
+  /** One piece of work handed to a repair thread, and its outcome. */
+  private static final class Handover<T> implements Runnable {
+    private final Work<T> work;
+    private final CountDownLatch ended = new CountDownLatch(1);
+    /** Guarded by this: the thread running the work, and whether the caller gave up on it. */
+    private Thread worker;
+    private boolean abandoned;
+    private T result;
+    private Throwable failure;
+
+    Handover(Work<T> work) {
+      this.work = work;
+    }
+
+    @Override
+    public void run() {
+      synchronized (this) {
+        if (abandoned) {
+          ended.countDown();
+          return;
+        }
+        worker = Thread.currentThread();
+      }
+      try {
+        result = work.run();
+      } catch (Throwable e) {
+        failure = e;
+      } finally {
+        synchronized (this) {
+          worker = null;
+        }
+        ended.countDown();
+      }
+    }
+
+    T outcome() throws IOException {
+      try {
+        ended.await();
+      } catch (InterruptedException e) {
+        synchronized (this) {
+          abandoned = true;
+          if (worker != null) {
+            worker.interrupt();
+          }
+        }
+        awaitEnd();
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while a repair thread worked");
+      }
+      if (failure == null) {
+        return result;
+      }
+      if (failure instanceof IOException io) {
         throw io;
       }
-      if (c instanceof RuntimeException re) {
+      if (failure instanceof RuntimeException re) {
         throw re;
       }
-      if (c instanceof Error err) {
+      if (failure instanceof Error err) {
         throw err;
       }
-      throw new IOException(c);
+      throw new IOException(failure);
+    }
+
+    /** Waits, deaf to further interrupts, for the interrupted work to stop (its own deadlines bound it). */
+    private void awaitEnd() {
+      while (true) {
+        try {
+          ended.await();
+          return;
+        } catch (InterruptedException again) {
+          // Already interrupting; the flag is set again once the work has ended.
+        }
+      }
     }
   }
 

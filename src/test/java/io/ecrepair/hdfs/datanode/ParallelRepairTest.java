@@ -172,21 +172,24 @@ class ParallelRepairTest {
   }
 
   /**
-   * Repair runs behind the clients on the CPU: a client's degraded read through the agents, a
-   * parallel repair, and the client's read again leave every thread of the DataNodes at this
-   * JVM's priority (the agents' handlers, HDFS's reconstruction threads, every pool a repair
-   * may have started lazily), except the repair threads of ours, which run the default ten
+   * Repair runs behind the clients on the CPU when asked to: a client's degraded read through the
+   * agents, a parallel repair, and the client's read again leave every thread of the DataNodes at
+   * this JVM's priority (the agents' handlers, HDFS's reconstruction threads, every pool a repair
+   * may have started lazily), except the repair threads of ours, which run the configured ten
    * steps nicer (and the plan preparer, which may). Read from the kernel's account of each thread.
    */
   @Test
   void repairRunsNicerAndNothingElseDoes() throws Exception {
     int base = nice(Path.of("/proc/thread-self"));
     org.junit.jupiter.api.Assumptions.assumeTrue(base < 19, "this JVM runs at the lowest priority already");
-    int repair = Math.min(19, base + DataNodeKeys.REPAIR_NICE_DEFAULT);
+    int steps = 10;
+    int repair = Math.min(19, base + steps);
     CodeSpec spec = new CodeSpec("clay", 4, 2);
     RepairCatalog.searchParallelPlans(spec);
+    Configuration conf = parallel(true);
+    conf.setInt(DataNodeKeys.REPAIR_NICE_KEY, steps);
     try (RepairCluster c = new RepairCluster(tmp.resolve("dfs").toFile(), 7, "clay", 4, 2, CELL, CELLS_PER_BLOCK,
-        parallel(true))) {
+        conf)) {
       org.apache.hadoop.fs.Path big = c.writeMixedFiles();
       c.awaitHealthy();  // no repair of a write's leftovers among the clients' parts
       // Every part an agent runs says, on its own thread, what that thread's priority is.

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -99,11 +100,14 @@ class RepairNiceTest {
   }
 
   @Test
-  void anInterruptedCallerStopsTheWork() throws Exception {
+  void anInterruptedCallerStopsTheWorkAndReturnsOnlyOnceItEnded() throws Exception {
     RepairNice nice = new RepairNice(5);
     ThreadPoolExecutor pool = nice.pool("nice-test", 4, 60);
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch workInterrupted = new CountDownLatch(1);
+    AtomicBoolean workEnded = new AtomicBoolean();
+    AtomicBoolean endedWhenCallerReturned = new AtomicBoolean();
+    AtomicBoolean interruptKept = new AtomicBoolean();
     AtomicReference<Throwable> callerGot = new AtomicReference<>();
     Thread caller = new Thread(() -> {
       try {
@@ -114,9 +118,17 @@ class RepairNiceTest {
           } catch (InterruptedException e) {
             workInterrupted.countDown();
           }
+          // Work that takes a moment to wind down, still using what its caller lent it.
+          long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+          while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+          }
+          workEnded.set(true);
           return null;
         });
       } catch (Throwable e) {
+        endedWhenCallerReturned.set(workEnded.get());
+        interruptKept.set(Thread.currentThread().isInterrupted());
         callerGot.set(e);
       }
     });
@@ -127,6 +139,8 @@ class RepairNiceTest {
       caller.join(10_000);
       assertTrue(callerGot.get() instanceof InterruptedIOException, String.valueOf(callerGot.get()));
       assertTrue(workInterrupted.await(10, TimeUnit.SECONDS), "the repair thread was interrupted too");
+      assertTrue(endedWhenCallerReturned.get(), "the caller returned while its work still ran");
+      assertTrue(interruptKept.get(), "the caller's interrupt is kept");
     } finally {
       pool.shutdownNow();
     }
