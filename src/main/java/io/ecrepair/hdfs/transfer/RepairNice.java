@@ -86,7 +86,12 @@ public final class RepairNice {
     AtomicInteger count = new AtomicInteger();
     return new ThreadPoolExecutor(0, max, keepAliveSeconds, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
       Thread t = new Thread(() -> {
-        lowerForGood();
+        try {
+          lowerForGood();
+        } catch (RuntimeException | LinkageError e) {
+          // The work still runs (at the DataNode's priority): a caller waits for it.
+          LOG.warn("ec-repair: a repair thread could not lower its priority: {}", e.toString());
+        }
         r.run();
       }, prefix + "-" + count.incrementAndGet());
       t.setDaemon(true);

@@ -102,6 +102,7 @@ class RepairNiceTest {
   @Test
   void anInterruptedCallerStopsTheWorkAndReturnsOnlyOnceItEnded() throws Exception {
     RepairNice nice = new RepairNice(5);
+    assertTrue(nice.lowers(), "the work is handed over (the native library is loaded)");
     ThreadPoolExecutor pool = nice.pool("nice-test", 4, 60);
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch workInterrupted = new CountDownLatch(1);
