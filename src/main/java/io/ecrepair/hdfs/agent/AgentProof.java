@@ -113,7 +113,8 @@ public final class AgentProof {
     }
 
     /**
-     * Reads an answer (or a refusal: {@code errorCode} and a message) and checks it: the proof of
+     * Reads an answer (or a refusal: {@code errorCode} and a message, or
+     * {@link AgentVersions#REFUSED} and what the agent speaks) and checks it: the proof of
      * the DataNode {@code expectedId} (any DataNode's when null) for {@code purpose} about
      * {@code about}. Returns the id it names.
      */
@@ -122,6 +123,9 @@ public final class AgentProof {
       int length = in.readInt();
       if (length == errorCode) {
         throw new IOException(agent + " refused the request: " + readMessage(in));
+      }
+      if (length == AgentVersions.REFUSED) {
+        throw AgentVersions.read(in, agent);
       }
       if (length < 0 || length > MAX_PROOF) {
         throw new IOException(agent + " sent a proof of " + length + " bytes");

@@ -49,6 +49,16 @@ final class AgentRequest {
     }
   }
 
+  /** Tells the requester which kinds and versions this agent speaks, and why its request is not served. */
+  void tell(AgentVersions.Refused refused) {
+    try {
+      AgentVersions.tell(out, refused);
+      out.flush();
+    } catch (IOException gone) {
+      // the requester hung up
+    }
+  }
+
   /** A request the agent will not serve, told to the requester with {@code errorCode} and why. */
   static final class Refused extends IOException {
     final int errorCode;

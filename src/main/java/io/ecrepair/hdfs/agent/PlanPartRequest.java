@@ -211,10 +211,7 @@ public record PlanPartRequest(long sessionHi, long sessionLo, ExtendedBlock bloc
 
   /** Reads a request's header after its magic number: small, and every length in it bounded. */
   static Header readHeader(DataInput in) throws IOException {
-    int version = in.readInt();
-    if (version != VERSION) {
-      throw new IOException("plan part version " + version + ", this agent speaks " + VERSION);
-    }
+    AgentVersions.check(MAGIC, in.readInt());
     long hi = in.readLong();
     long lo = in.readLong();
     ExtendedBlock block = WireBlocks.read(in);

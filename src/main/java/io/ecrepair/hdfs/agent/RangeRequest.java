@@ -68,10 +68,7 @@ record RangeRequest(ExtendedBlock block, Token<BlockTokenIdentifier> token, List
 
   /** Reads a request's header after its magic number; anything malformed is an IOException. */
   static Header readHeader(DataInput in) throws IOException {
-    int version = in.readInt();
-    if (version != VERSION) {
-      throw new IOException("range request version " + version + ", this agent speaks " + VERSION);
-    }
+    AgentVersions.check(MAGIC, in.readInt());
     ExtendedBlock block = WireBlocks.read(in);
     Token<BlockTokenIdentifier> token = WireTokens.read(in);
     AgentProof.Received challenge = AgentProof.Received.read(in);

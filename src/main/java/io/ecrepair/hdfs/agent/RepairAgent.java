@@ -264,11 +264,14 @@ public final class RepairAgent implements Closeable {
         case PlanFrames.STREAM_MAGIC -> serveStream(r);
         case PlanPartRequest.MAGIC -> parts.serve(r);
         case RangeRequest.MAGIC -> ranges.serve(r);
-        default -> throw new IOException("not a repair agent request (magic " + Integer.toHexString(magic) + ")");
+        default -> throw AgentVersions.unknownKind(magic);
       }
     } catch (AgentRequest.Refused e) {
       badRequest(s, "refused a request", e);
       r.tell(e.errorCode, e.getMessage());
+    } catch (AgentVersions.Refused e) {
+      badRequest(s, "refused a request", e);
+      r.tell(e);
     } catch (IOException e) {
       if (r != null && r.slot != null) {
         LOG.debug("ec-repair: repair agent connection from {} ended: {}", s.getRemoteSocketAddress(), e.toString());

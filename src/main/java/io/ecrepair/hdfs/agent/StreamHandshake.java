@@ -60,10 +60,7 @@ final class StreamHandshake {
    */
   static Accepted accept(DataInputStream in, DataOutputStream out, Socket socket, DataNode datanode,
                          PlanSessions sessions) throws IOException {
-    int version = in.readInt();
-    if (version != PlanFrames.VERSION) {
-      throw new IOException("value stream version " + version + ", this agent speaks " + PlanFrames.VERSION);
-    }
+    AgentVersions.check(PlanFrames.STREAM_MAGIC, in.readInt());
     long hi = in.readLong();
     long lo = in.readLong();
     int from = in.readInt();

@@ -1,0 +1,119 @@
+package io.ecrepair.hdfs.agent;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The request kinds and versions an agent speaks, and the refusal that names them. An agent that
+ * gets a kind or a version it does not speak answers {@link #REFUSED} with every (kind, version)
+ * it speaks and why, instead of only hanging up: while DataNodes and clients of two releases run
+ * side by side, a requester then knows what it may send instead, and the operator reads in its
+ * log which release is behind. The refusal comes where a requester reads its first answer (a
+ * proof's length, which is never negative), so every requester of this release and later
+ * understands it.
+ *
+ * <p>On the wire: {@code int REFUSED, int count (1..MAX_SPOKEN), count x (int kind, int
+ * version), UTF why}. A kind is the magic number a request opens with.
+ */
+final class AgentVersions {
+  static final int REFUSED = -2;
+  /** (kind, version) pairs a refusal may name. */
+  static final int MAX_SPOKEN = 64;
+  /** A load probe carries no version field: it is version 0 of its kind. */
+  static final int UNVERSIONED = 0;
+
+  /** One version of one request kind. */
+  record Spoken(int kind, int version) {
+    @Override
+    public String toString() {
+      return kindName(kind) + " " + version;
+    }
+  }
+
+  /** What this agent speaks. */
+  static final List<Spoken> SPOKEN = List.of(new Spoken(PlanPartRequest.MAGIC, PlanPartRequest.VERSION),
+      new Spoken(RangeRequest.MAGIC, RangeRequest.VERSION), new Spoken(PlanFrames.STREAM_MAGIC, PlanFrames.VERSION),
+      new Spoken(PlanPartRequest.LOAD_PROBE, UNVERSIONED));
+
+  private AgentVersions() {}
+
+  /** Nothing, when this agent speaks {@code version} of request kind {@code kind}. */
+  static void check(int kind, int version) throws Refused {
+    if (!SPOKEN.contains(new Spoken(kind, version))) {
+      throw new Refused(SPOKEN, "version " + version + " of " + kindName(kind) + " is not spoken here");
+    }
+  }
+
+  /** The refusal of a request of a kind this agent does not know. */
+  static Refused unknownKind(int kind) {
+    return new Refused(SPOKEN, "not a repair agent request (kind " + Integer.toHexString(kind) + ")");
+  }
+
+  static String kindName(int kind) {
+    return switch (kind) {
+      case PlanPartRequest.MAGIC -> "plan parts";
+      case RangeRequest.MAGIC -> "range requests";
+      case PlanFrames.STREAM_MAGIC -> "value streams";
+      case PlanPartRequest.LOAD_PROBE -> "load probes";
+      default -> "kind " + Integer.toHexString(kind);
+    };
+  }
+
+  /** Tells a requester what this agent speaks and why its request was refused. */
+  static void tell(DataOutput out, Refused r) throws IOException {
+    out.writeInt(REFUSED);
+    out.writeInt(r.spoken().size());
+    for (Spoken s : r.spoken()) {
+      out.writeInt(s.kind());
+      out.writeInt(s.version());
+    }
+    out.writeUTF(r.why().length() > 2000 ? r.why().substring(0, 2000) : r.why());
+  }
+
+  /** Reads a refusal after its {@link #REFUSED}, every count bounded, from the agent described by {@code agent}. */
+  static Refused read(DataInput in, String agent) throws IOException {
+    int count = in.readInt();
+    if (count < 1 || count > MAX_SPOKEN) {
+      throw new IOException(agent + " refused the request naming " + count + " versions (1.." + MAX_SPOKEN + ")");
+    }
+    List<Spoken> spoken = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      spoken.add(new Spoken(in.readInt(), in.readInt()));
+    }
+    return new Refused(spoken, agent + " refused the request: " + AgentProof.readMessage(in));
+  }
+
+  /**
+   * A request in a kind or version the agent does not speak; {@link #spoken} is what it does
+   * speak (this agent's on its side, the refusing agent's on the requester's).
+   */
+  static final class Refused extends IOException {
+    private final List<Spoken> spoken;
+    private final String why;
+
+    Refused(List<Spoken> spoken, String why) {
+      super(why + "; it speaks " + spoken.stream().map(Spoken::toString).collect(Collectors.joining(", "))
+          + " (a DataNode or client of another release of hadoop-ec-repair: the repair goes central, the read "
+          + "fetches, until all run one release)");
+      this.spoken = List.copyOf(spoken);
+      this.why = why;
+    }
+
+    List<Spoken> spoken() {
+      return spoken;
+    }
+
+    String why() {
+      return why;
+    }
+
+    /** Whether the refusing agent speaks {@code version} of {@code kind}. */
+    boolean speaks(int kind, int version) {
+      return spoken.contains(new Spoken(kind, version));
+    }
+  }
+}
