@@ -50,9 +50,9 @@ final class AgentRequest {
   }
 
   /** Tells the requester which kinds and versions this agent speaks, and why its request is not served. */
-  void tell(AgentVersions.Refused refused) {
+  void tell(AgentVersions.Unspoken why) {
     try {
-      AgentVersions.tell(out, refused);
+      AgentVersions.tell(out, why);
       out.flush();
     } catch (IOException gone) {
       // the requester hung up

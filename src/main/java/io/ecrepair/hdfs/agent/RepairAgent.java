@@ -269,7 +269,7 @@ public final class RepairAgent implements Closeable {
     } catch (AgentRequest.Refused e) {
       badRequest(s, "refused a request", e);
       r.tell(e.errorCode, e.getMessage());
-    } catch (AgentVersions.Refused e) {
+    } catch (AgentVersions.Unspoken e) {
       badRequest(s, "refused a request", e);
       r.tell(e);
     } catch (IOException e) {
@@ -316,6 +316,8 @@ public final class RepairAgent implements Closeable {
     StreamHandshake.Accepted a;
     try {
       a = StreamHandshake.accept(r.in, r.out(), r.socket, ctx.datanode(), ctx.sessions());
+    } catch (AgentVersions.Unspoken e) {
+      throw e; // another release's sender: nothing it failed to prove
     } catch (IOException e) {
       streamsRefused.increment();
       throw e;

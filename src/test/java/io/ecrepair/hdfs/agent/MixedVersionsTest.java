@@ -63,7 +63,10 @@ class MixedVersionsTest {
       byte[] laterStream = ByteBuffer.allocate(64).putInt(PlanFrames.STREAM_MAGIC).putInt(PlanFrames.VERSION + 1)
           .putLong(1).putLong(2).putInt(1).array();
       byte[] newKind = ByteBuffer.allocate(64).putInt(0x45435048).putInt(1).array();
-      for (byte[] request : List.of(laterPart, laterRange, laterStream, newKind)) {
+      // Nothing past the version is read: a body announced as the largest, then garbage, changes nothing.
+      byte[] laterPartThenGarbage = ByteBuffer.allocate(1 << 16).putInt(PlanPartRequest.MAGIC)
+          .putInt(PlanPartRequest.VERSION + 1).putInt(Integer.MAX_VALUE).array();
+      for (byte[] request : List.of(laterPart, laterRange, laterStream, newKind, laterPartThenGarbage)) {
         AgentVersions.Refused r = assertThrows(AgentVersions.Refused.class,
             () -> firstAnswer(agent, request, AgentFuzzTest.challenge(internal)));
         assertEquals(AgentVersions.SPOKEN, r.spoken(), r.getMessage());
