@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ecrepair.codes.CodeSpec;
 import io.ecrepair.hdfs.RepairCatalog;
+import io.ecrepair.hdfs.datanode.EcRepairDataNodePlugin;
 import io.ecrepair.hdfs.datanode.RepairCluster;
 import io.ecrepair.hdfs.task.DataNodeKeys;
 import io.ecrepair.testing.ClusterTest;
@@ -66,12 +67,16 @@ class MixedVersionsTest {
       // Nothing past the version is read: a body announced as the largest, then garbage, changes nothing.
       byte[] laterPartThenGarbage = ByteBuffer.allocate(1 << 16).putInt(PlanPartRequest.MAGIC)
           .putInt(PlanPartRequest.VERSION + 1).putInt(Integer.MAX_VALUE).array();
+      long streamsRefused = EcRepairDataNodePlugin.streamsRefused(dn);
       for (byte[] request : List.of(laterPart, laterRange, laterStream, newKind, laterPartThenGarbage)) {
         AgentVersions.Refused r = assertThrows(AgentVersions.Refused.class,
             () -> firstAnswer(agent, request, AgentFuzzTest.challenge(internal)));
         assertEquals(AgentVersions.SPOKEN, r.spoken(), r.getMessage());
         assertTrue(r.getMessage().contains("plan parts " + PlanPartRequest.VERSION), r.getMessage());
       }
+
+      // A stream of another release is not a sender that failed to prove itself.
+      assertEquals(streamsRefused, EcRepairDataNodePlugin.streamsRefused(dn), "AgentStreamsRefused counted it");
 
       // A request it speaks is served as before: the agent proves itself and sends the ranges.
       AgentProof.Challenge challenge = AgentFuzzTest.challenge(internal);
