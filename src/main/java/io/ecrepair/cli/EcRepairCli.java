@@ -62,6 +62,7 @@ public final class EcRepairCli implements Runnable {
       if (System.getenv("EC_REPAIR_DEBUG") != null) {
         ex.printStackTrace(err);
       }
+      LogFile.current().ifPresent(f -> LogFile.failed(ex));
       return ex instanceof IllegalArgumentException ? USAGE : FAILED;
     });
     return cli.execute(args);

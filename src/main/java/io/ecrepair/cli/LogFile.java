@@ -60,4 +60,9 @@ final class LogFile {
     console.println(command + ": log lines (HDFS's and hadoop-ec-repair's) go to " + file);
     console.flush();
   }
+
+  /** The failure a command ends on, whole, in the log its one-line message points to. */
+  static void failed(Throwable t) {
+    LogManager.getLogger("io.ecrepair.cli").error("the command failed", t);
+  }
 }

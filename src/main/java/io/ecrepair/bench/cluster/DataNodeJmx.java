@@ -35,6 +35,8 @@ final class DataNodeJmx {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int TRIES = 3;
+  private static final int READ_TIMEOUT_MS = 10_000;
 
   private DataNodeJmx() {}
 
@@ -63,11 +65,32 @@ final class DataNodeJmx {
     return attribute(ip, "Hadoop:service=DataNode,name=" + beanName, attribute);
   }
 
+  /**
+   * Asked up to {@link #TRIES} times: on this host 17 DataNode JVMs share two cores, and one
+   * that just restarted (JIT, block reports) can leave its web server silent for seconds; a
+   * benchmark of many minutes should not end on one slow answer.
+   */
   private static long attribute(String ip, String query, String attribute) throws IOException {
-    URL url = new URL("http://" + ip + ":9864/jmx?qry=" + query);
+    return attribute(new URL("http://" + ip + ":9864/jmx?qry=" + query), attribute, READ_TIMEOUT_MS);
+  }
+
+  static long attribute(URL url, String attribute, int readTimeoutMs) throws IOException {
+    IOException last = null;
+    for (int attempt = 1; attempt <= TRIES; attempt++) {
+      try {
+        return attributeOnce(url, attribute, readTimeoutMs);
+      } catch (IOException e) {
+        last = e;
+      }
+    }
+    throw new IOException("the DataNode at " + url.getHost() + " did not tell its " + attribute + " (" + TRIES
+        + " tries of " + readTimeoutMs + " ms each; last: " + last + ")", last);
+  }
+
+  private static long attributeOnce(URL url, String attribute, int readTimeoutMs) throws IOException {
     HttpURLConnection c = (HttpURLConnection) url.openConnection();
     c.setConnectTimeout(5000);
-    c.setReadTimeout(10000);
+    c.setReadTimeout(readTimeoutMs);
     try (InputStream in = c.getInputStream()) {
       JsonNode beans = JSON.readTree(in).path("beans");
       for (JsonNode b : beans) {
