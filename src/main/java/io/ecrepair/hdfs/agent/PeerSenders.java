@@ -120,7 +120,7 @@ public final class PeerSenders implements PartRunner.Outbox, Closeable {
         if (streams.containsKey(g.peer())) {
           continue;
         }
-        Stream st = new Stream(PlanFrames.window(frames.get(g.peer())));
+        Stream st = new Stream(PlanFrames.window(frames.get(g.peer()), frames.size()));
         streams.put(g.peer(), st);
         if (g.peer() == controlPeer) {
           st.writer = threads.submit(() -> write(st, control, g.peer()));

@@ -23,8 +23,16 @@ final class PlanFrames {
   static final int STREAM_MAGIC = 0x45435053; // "ECPS"
   // 2: the sender's token identifier and challenge follow the header; 3: the receiver challenges the sender too
   static final int VERSION = 3;
-  /** Bytes a stream's queue of frames may hold (at least 2 frames, at most {@link #MAX_WINDOW}). */
-  static final int WINDOW_BYTES = 256 * 1024;
+  /**
+   * Bytes the queues of a part's streams in one direction share, each stream at least
+   * {@link #STREAM_WINDOW_BYTES}: a chain's one stream each way then queues 16 frames of 128 KiB,
+   * which rides out a hop's scheduling gaps on a loaded host (with two frames, chains on the
+   * benchmark cluster took twice as long and about 1.5x the CPU per byte, their threads waking
+   * per frame), while a part with many peers holds about what it moves per slice.
+   */
+  static final int DIRECTION_WINDOW_BYTES = 4 * 1024 * 1024;
+  /** Bytes a stream's queue may hold at least (at least 2 frames, at most {@link #MAX_WINDOW}). */
+  static final int STREAM_WINDOW_BYTES = 256 * 1024;
   static final int MAX_WINDOW = 16;
   static final int END = 0;
   static final int ERROR = -1;
@@ -71,13 +79,15 @@ final class PlanFrames {
   }
 
   /**
-   * Frames a stream whose frames are at most {@code frameBytes} long queues: what fits in
-   * {@link #WINDOW_BYTES}, at least 2 (one being used, one arriving) and at most
-   * {@link #MAX_WINDOW}. A queue in bytes keeps a part's memory near what it moves per slice,
-   * whatever the size of its groups.
+   * Frames a stream whose frames are at most {@code frameBytes} long queues when it is one of
+   * {@code streams} in its direction: what fits in its share of {@link #DIRECTION_WINDOW_BYTES}
+   * (never less than {@link #STREAM_WINDOW_BYTES}), at least 2 (one being used, one arriving) and
+   * at most {@link #MAX_WINDOW}. A queue in bytes keeps a part's memory near what it moves per
+   * slice, whatever the size of its groups.
    */
-  static int window(int frameBytes) {
-    return Math.max(2, Math.min(MAX_WINDOW, WINDOW_BYTES / FrameBuffers.sizeClass(Math.max(1, frameBytes))));
+  static int window(int frameBytes, int streams) {
+    int bytes = Math.max(STREAM_WINDOW_BYTES, DIRECTION_WINDOW_BYTES / Math.max(1, streams));
+    return Math.max(2, Math.min(MAX_WINDOW, bytes / FrameBuffers.sizeClass(Math.max(1, frameBytes))));
   }
 
   /** Per peer of {@code groups}: the longest frame it carries (its largest group's values of one piece). */
@@ -95,8 +105,9 @@ final class PlanFrames {
    */
   static long bytesHeld(List<NodePart.Group> groups, int pieceBytes, int inFlight) {
     long bytes = 0;
-    for (int frame : maxFrames(groups, pieceBytes).values()) {
-      bytes += (long) (window(frame) + inFlight) * FrameBuffers.sizeClass(frame);
+    Map<Integer, Integer> frames = maxFrames(groups, pieceBytes);
+    for (int frame : frames.values()) {
+      bytes += (long) (window(frame, frames.size()) + inFlight) * FrameBuffers.sizeClass(frame);
     }
     return bytes;
   }

@@ -67,7 +67,7 @@ public final class PlanSession implements PartRunner.Inbox {
       if (senders.get(e.getKey()) == null) {
         throw new IllegalArgumentException("no DataNode named for node " + e.getKey() + ", which sends " + name);
       }
-      queues.put(e.getKey(), new ArrayBlockingQueue<>(PlanFrames.window(e.getValue())));
+      queues.put(e.getKey(), new ArrayBlockingQueue<>(PlanFrames.window(e.getValue(), maxFrames.size())));
     }
     this.senders = Map.copyOf(senders);
     this.inbound = inbound;
