@@ -79,12 +79,28 @@ public final class AgentLoads {
             intentBytes);
       }));
     }
-    long[] loads = new long[units.length];
+    return answersWithin(asked, 2L * PROBE_TIMEOUT_MS);
+  }
+
+  /**
+   * Each probe's answer, or -1 for one that failed or had not answered when the round's one
+   * deadline, {@code roundMillis} from now, passed (it is cancelled). One deadline for the round,
+   * not one per probe: on a starved host probes that each took nearly the wait used to add up, and
+   * a round of 13 probes held a task's planning for seconds.
+   */
+  static long[] answersWithin(List<Future<Long>> asked, long roundMillis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(roundMillis);
+    long[] loads = new long[asked.size()];
     for (int i = 0; i < loads.length; i++) {
       try {
-        loads[i] = asked.get(i).get(2L * PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        loads[i] = asked.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        loads[i] = -1;
       } catch (Exception e) {
         loads[i] = -1;
+      }
+      if (loads[i] == -1) {
         asked.get(i).cancel(true);
       }
     }
