@@ -85,8 +85,7 @@ public final class AgentLoads {
   /**
    * Each probe's answer, or -1 for one that failed or had not answered when the round's one
    * deadline, {@code roundMillis} from now, passed (it is cancelled). One deadline for the round,
-   * not one per probe: on a starved host probes that each took nearly the wait used to add up, and
-   * a round of 13 probes held a task's planning for seconds.
+   * not one per probe: on a starved host, waits per probe add up to seconds on a task's planning.
    */
   static long[] answersWithin(List<Future<Long>> asked, long roundMillis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(roundMillis);
